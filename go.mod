@@ -1,0 +1,3 @@
+module github.com/fastid/scru128
+
+go 1.24

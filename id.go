@@ -1,0 +1,139 @@
+package scru128
+
+import (
+	"encoding/binary"
+	"time"
+)
+
+// ID is a SCRU128 identifier: a 128-bit unsigned integer stored big-endian,
+// so that comparing IDs byte by byte orders them as integers and by time.
+//
+//	 0                   1                   2                   3
+//	 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                     timestamp (48 bits)                      |
+//	+                               +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                               |   counter_hi (24 bits)        |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|       |            counter_lo (24 bits)                       |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                      entropy (32 bits)                        |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//
+// Bytes 0-5 hold the Unix timestamp in milliseconds, bytes 6-8 counter_hi,
+// bytes 9-11 counter_lo and bytes 12-15 entropy. The zero ID is valid and
+// reported by IsZero. Its text form is 25 Base36 digits (0-9a-z).
+type ID [16]byte
+
+const (
+	// MaxTimestamp is the largest timestamp an ID can hold (2^48-1 ms,
+	// in the year 10889).
+	MaxTimestamp = 1<<48 - 1
+	// MaxCounter is the largest value of counter_hi and counter_lo (2^24-1).
+	MaxCounter = 1<<24 - 1
+)
+
+// Max is the largest ID, 2^128-1, whose text is f5lxx1zz5pnorynqglhzmsp33.
+var Max = ID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// FromFields builds an ID from its four fields. It returns ErrOutOfRange if
+// timestamp is above 2^48-1 or a counter above 2^24-1.
+func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) (ID, error) {
+	if timestamp > MaxTimestamp || counterHi > MaxCounter || counterLo > MaxCounter {
+		return ID{}, ErrOutOfRange
+	}
+	return fromFields(timestamp, counterHi, counterLo, entropy), nil
+}
+
+// fromFields packs fields already known to be in range.
+func fromFields(timestamp uint64, counterHi, counterLo, entropy uint32) (id ID) {
+	binary.BigEndian.PutUint64(id[0:8], timestamp<<16|uint64(counterHi)>>8)
+	binary.BigEndian.PutUint64(id[8:16], uint64(counterHi)<<56|uint64(counterLo)<<32|uint64(entropy))
+	return id
+}
+
+// FromUint64s builds an ID from its high and low 64 bits.
+func FromUint64s(hi, lo uint64) (id ID) {
+	binary.BigEndian.PutUint64(id[0:8], hi)
+	binary.BigEndian.PutUint64(id[8:16], lo)
+	return id
+}
+
+// Uint64s returns the high and low 64 bits of id.
+func (id ID) Uint64s() (hi, lo uint64) {
+	return binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16])
+}
+
+// Timestamp returns the 48-bit Unix timestamp in milliseconds.
+func (id ID) Timestamp() uint64 { return binary.BigEndian.Uint64(id[0:8]) >> 16 }
+
+// CounterHi returns the 24-bit counter_hi field.
+func (id ID) CounterHi() uint32 {
+	return uint32(id[6])<<16 | uint32(id[7])<<8 | uint32(id[8])
+}
+
+// CounterLo returns the 24-bit counter_lo field.
+func (id ID) CounterLo() uint32 {
+	return uint32(id[9])<<16 | uint32(id[10])<<8 | uint32(id[11])
+}
+
+// Entropy returns the 32-bit entropy field.
+func (id ID) Entropy() uint32 { return binary.BigEndian.Uint32(id[12:16]) }
+
+// Time returns the timestamp as a time.Time in UTC, to the millisecond.
+func (id ID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp())).UTC() }
+
+// Compare returns -1, 0 or +1 as id is less than, equal to or greater than
+// other, comparing them as 128-bit unsigned integers.
+func (id ID) Compare(other ID) int {
+	ah, al := id.Uint64s()
+	bh, bl := other.Uint64s()
+	switch {
+	case ah < bh:
+		return -1
+	case ah > bh:
+		return 1
+	case al < bl:
+		return -1
+	case al > bl:
+		return 1
+	}
+	return 0
+}
+
+// IsZero reports whether id is the zero ID.
+func (id ID) IsZero() bool { return id == ID{} }
+
+// MinAt returns the smallest ID with the given timestamp: all other fields
+// zero. With MaxAt it bounds a range query such as
+// WHERE id BETWEEN MinAt(t0) AND MaxAt(t1). It returns ErrOutOfRange above
+// MaxTimestamp.
+func MinAt(timestamp uint64) (ID, error) {
+	return FromFields(timestamp, 0, 0, 0)
+}
+
+// MaxAt returns the largest ID with the given timestamp: all other bits set.
+// It returns ErrOutOfRange above MaxTimestamp.
+func MaxAt(timestamp uint64) (ID, error) {
+	return FromFields(timestamp, MaxCounter, MaxCounter, 1<<32-1)
+}
+
+// MinAtTime is MinAt for t truncated to the millisecond. It returns
+// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp.
+func MinAtTime(t time.Time) (ID, error) {
+	ms := t.UnixMilli()
+	if ms < 0 {
+		return ID{}, ErrOutOfRange
+	}
+	return MinAt(uint64(ms))
+}
+
+// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
+// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp.
+func MaxAtTime(t time.Time) (ID, error) {
+	ms := t.UnixMilli()
+	if ms < 0 {
+		return ID{}, ErrOutOfRange
+	}
+	return MaxAt(uint64(ms))
+}
