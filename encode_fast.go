@@ -81,7 +81,7 @@ func encode(dst *[25]byte, id ID) {
 	qHi := hi / radix12 // below 4
 	qLo, c := divRadix12(hi-qHi*radix12, lo)
 	a := (qHi<<40 | qLo>>24) / pow3x24 // (Q >> 24) / 3^24 = Q / 36^12
-	b := qLo - a*radix12                // Q mod 36^12, which fits in 64 bits
+	b := qLo - a*radix12               // Q mod 36^12, which fits in 64 bits
 
 	// Four 6-digit lanes, each three pairs.
 	l0, l1 := uint32(b/radix6), uint32(b%radix6)
