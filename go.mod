@@ -1,3 +1,5 @@
 module github.com/fastid/scru128
 
-go 1.24
+go 1.24.0
+
+require golang.org/x/sys v0.41.0

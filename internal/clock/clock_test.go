@@ -1,0 +1,119 @@
+package clock
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestFollowsTimeNow(t *testing.T) {
+	c := New()
+	for range 100 {
+		before := uint64(time.Now().UnixMilli())
+		got := c.Millis()
+		after := uint64(time.Now().UnixMilli())
+		if got < before || got > after {
+			t.Fatalf("Millis = %d, outside [%d, %d]", got, before, after)
+		}
+	}
+}
+
+// fakeWall is a wall clock that runs with real time from a base that a test
+// can step forward and back.
+type fakeWall struct {
+	start time.Time
+	base  atomic.Int64 // Unix ms at start
+}
+
+func (f *fakeWall) now() time.Time {
+	return time.UnixMilli(f.base.Load()).Add(time.Since(f.start))
+}
+
+func TestFollowsSteppedWallClock(t *testing.T) {
+	const base = 1_700_000_000_000
+	w := &fakeWall{start: time.Now()}
+	w.base.Store(base)
+	const interval = 5 * time.Millisecond
+	c := NewWithWall(w.now, interval)
+
+	near := func(want int64) {
+		t.Helper()
+		// Within one interval of a step the clock must follow it.
+		deadline := time.Now().Add(time.Second)
+		for {
+			got := int64(c.Millis())
+			wantNow := w.now().UnixMilli()
+			if d := got - wantNow; d >= -1 && d <= 1 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("Millis = %d, wall = %d (step to %d not followed)", got, wantNow, want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	near(base)
+	stepped := time.Now()
+	w.base.Add(3_600_000) // forward an hour
+	near(base + 3_600_000)
+	w.base.Add(-7_200_000) // back two hours
+	near(base - 3_600_000)
+	if time.Since(stepped) > time.Second/2 {
+		t.Logf("following the steps took %v", time.Since(stepped))
+	}
+}
+
+func TestDoesNotFollowStepBeforeInterval(t *testing.T) {
+	w := &fakeWall{start: time.Now()}
+	w.base.Store(1_700_000_000_000)
+	c := NewWithWall(w.now, time.Hour)
+	before := c.Millis()
+	w.base.Add(-60_000)
+	if got := c.Millis(); got < before {
+		t.Fatalf("clock stepped back to %d before its interval (was %d)", got, before)
+	}
+}
+
+func TestBeforeEpochIsZero(t *testing.T) {
+	c := NewWithWall(func() time.Time { return time.Unix(-10, 0) }, time.Hour)
+	if got := c.Millis(); got != 0 {
+		t.Fatalf("Millis before 1970 = %d, want 0", got)
+	}
+}
+
+func TestConcurrentReanchor(t *testing.T) {
+	c := NewWithWall(nil, time.Microsecond)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10000 {
+				before := uint64(time.Now().UnixMilli())
+				got := c.Millis()
+				after := uint64(time.Now().UnixMilli())
+				if got+1 < before || got > after+1 {
+					t.Errorf("Millis = %d, outside [%d, %d]", got, before, after)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+var sink uint64
+
+func BenchmarkMillis(b *testing.B) {
+	c := New()
+	for b.Loop() {
+		sink = c.Millis()
+	}
+}
+
+func BenchmarkTimeNow(b *testing.B) {
+	for b.Loop() {
+		sink = uint64(time.Now().UnixMilli())
+	}
+}
