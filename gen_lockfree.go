@@ -1,0 +1,409 @@
+package scru128
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/fastid/scru128/internal/clock"
+	"github.com/fastid/scru128/internal/entropy"
+)
+
+// DefaultRollbackAllowance is how far, in milliseconds, the clock may move
+// back before Generate resets the generator (and GenerateOrAbort returns
+// ErrClockRollback) instead of going on from the last timestamp.
+const DefaultRollbackAllowance = 10_000
+
+// renewalInterval is how long counter_hi lives, in milliseconds.
+const renewalInterval = 1000
+
+// Generator mints SCRU128 IDs as one monotonic stream. It is safe for
+// concurrent use by any number of goroutines and takes no lock: every ID is
+// reserved by one compare-and-swap. IDs are strictly increasing in real-time
+// order across all goroutines (an ID returned before another call starts is
+// smaller than that call's ID) and never repeat, except that a clock rollback
+// beyond the allowance resets Generate, as the specification recommends.
+//
+// Fields follow the specification: counter_lo starts at a random value at
+// each new millisecond and counts up; counter_hi is random, renewed when the
+// timestamp has moved on by a second or more, and counts the overflows of
+// counter_lo; entropy is fresh for every ID. When both counters overflow the
+// timestamp moves one millisecond ahead of the clock, and a clock that
+// rolls back by up to the allowance is treated as not having moved.
+//
+// # How the state is kept
+//
+// The state is 96 bits of ID (timestamp, counter_hi, counter_lo) plus the
+// time counter_hi was last renewed: too much for one atomic word. It is
+// split by how often each part changes. An epoch starts at each renewal of
+// counter_hi and lasts about a second; within it, the renewal time and the
+// random base of counter_hi are constant and live in two rarely written
+// words, renewal and counterHi. Everything that changes per ID lives in the
+// hot word:
+//
+//	hot:       tag (16) | delta (10) | carries (14) | counter_lo (24)
+//	renewal:   renewal timestamp (48) | tag (16)
+//	counterHi: counter_hi base (24) | tag (16)
+//
+// timestamp = renewal timestamp + delta, and counter_hi = (base + carries)
+// mod 2^24, where carries counts overflows of counter_lo in the epoch.
+// Because a renewal is due when the timestamp is 1000 ms past the last one,
+// delta never exceeds 999. The tag numbers epochs; a word belongs to the
+// epoch whose tag it carries.
+//
+// Within an epoch the hot word only grows, so a compare-and-swap on it
+// cannot succeed against a stale value (no ABA) unless 65536 epochs - at
+// least 18 hours of renewals - pass between one goroutine's load and its
+// swap, and the fields then match again.
+//
+// Starting an epoch writes renewal first, then counterHi, then hot. A
+// goroutine that finds renewal one tag ahead of hot knows an epoch change is
+// under way and finishes it itself (it writes counterHi and hot if nobody
+// has yet), so no goroutine ever waits for one that was preempted mid-way.
+// Every timestamp of an epoch is below the next epoch's first one (delta <
+// 1000 and a renewal is at least 1000 ms later), so finishing the change in
+// any order keeps IDs increasing.
+//
+// One case cannot be represented: more than 2^14-1 overflows of counter_lo
+// within one epoch, that is 2^38 IDs within one second of timestamps, which
+// a real clock does not allow. The generator then starts a new epoch early,
+// 1000 ms after the last renewal, which keeps IDs unique and increasing.
+type Generator struct {
+	_         cpu.CacheLinePad
+	hot       atomic.Uint64
+	_         cpu.CacheLinePad
+	renewal   atomic.Uint64
+	counterHi atomic.Uint64
+	clock     *clock.Clock
+	shared    *entropy.Shared // random numbers when rng is nil
+	mu        sync.Mutex      // serializes reads from rng
+	rng       io.Reader
+	_         cpu.CacheLinePad
+}
+
+// Bit layout of the hot word.
+const (
+	loBits      = 24
+	carryBits   = 14
+	deltaBits   = 10
+	tagBits     = 16
+	carryShift  = loBits
+	deltaShift  = carryShift + carryBits
+	tagShift    = deltaShift + deltaBits
+	maxCarries  = 1<<carryBits - 1
+	deltaMask   = 1<<deltaBits - 1
+	tagMask     = 1<<tagBits - 1
+	counterMask = MaxCounter
+)
+
+func packHot(tag, delta, carries, counterLo uint64) uint64 {
+	return tag<<tagShift | delta<<deltaShift | carries<<carryShift | counterLo
+}
+
+// NewGenerator returns a Generator that takes its random numbers from
+// ChaCha8 keyed from crypto/rand (see package internal/entropy for the
+// scheme) and its time from the system clock.
+func NewGenerator() *Generator {
+	return &Generator{clock: clock.New(), shared: entropy.NewShared()}
+}
+
+// NewGeneratorWithRng returns a Generator that reads its random numbers from
+// rng, 4 bytes per number, taken as a big-endian uint32. Reads are
+// serialized, so the Generator stays safe for concurrent use even if rng is
+// not. An error from rng is returned, wrapped, by the call that met it.
+// Use a cryptographically strong rng: the specification asks for one.
+func NewGeneratorWithRng(rng io.Reader) *Generator {
+	return &Generator{clock: clock.New(), rng: rng}
+}
+
+// Generate returns a new ID. If the clock has moved back by more than
+// DefaultRollbackAllowance since the last ID, it resets the generator and
+// goes on from the current time, so that ID may be smaller than earlier ones.
+// The error is non-nil only for a generator made with NewGeneratorWithRng
+// whose rng failed, or if the system clock reads before 1970 or after
+// MaxTimestamp (ErrInvalidTimestamp). Generate does not allocate.
+func (g *Generator) Generate() (ID, error) {
+	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, false)
+}
+
+// GenerateOrAbort is Generate that returns ErrClockRollback, leaving the
+// generator as it was, instead of resetting on a large clock rollback. The
+// IDs it returns are always greater than all earlier ones.
+func (g *Generator) GenerateOrAbort() (ID, error) {
+	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, true)
+}
+
+// GenerateOrResetCore returns the next ID for a caller-supplied Unix
+// timestamp in milliseconds, resetting the generator if timestamp is more
+// than rollbackAllowance ms behind the last ID. Given the same timestamps
+// and random bytes it returns exactly the IDs of the specification's
+// algorithm. It returns ErrInvalidTimestamp for a timestamp of 0 or above
+// MaxTimestamp, or an allowance above MaxTimestamp. Like any core it is not
+// meant for concurrent use: interleaving calls with other timestamps breaks
+// the order the timestamps imply.
+func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ID, error) {
+	return g.generate(timestamp, rollbackAllowance, false)
+}
+
+// GenerateOrAbortCore is GenerateOrResetCore that returns ErrClockRollback,
+// leaving the generator as it was, when timestamp is more than
+// rollbackAllowance ms behind the last ID.
+func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID, error) {
+	return g.generate(timestamp, rollbackAllowance, true)
+}
+
+// Fill fills dst with new IDs, each greater than the one before, all minted
+// from one clock reading. IDs from other goroutines may fall between them.
+// On a large clock rollback it resets like Generate. On error (only from a
+// failing rng) the IDs already written stay and the rest of dst is left
+// as it was. Fill does not allocate.
+func (g *Generator) Fill(dst []ID) error {
+	timestamp := g.clock.Millis()
+	for i := range dst {
+		id, err := g.generate(timestamp, DefaultRollbackAllowance, false)
+		if err != nil {
+			return err
+		}
+		dst[i] = id
+	}
+	return nil
+}
+
+// draw returns 32 random bits.
+func (g *Generator) draw() (uint32, error) {
+	if g.rng == nil {
+		return uint32(g.shared.Uint64()), nil
+	}
+	return g.drawFromReader()
+}
+
+func (g *Generator) drawFromReader() (uint32, error) {
+	var b [4]byte
+	g.mu.Lock()
+	_, err := io.ReadFull(g.rng, b[:])
+	g.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("scru128: reading random bytes: %w", err)
+	}
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+}
+
+// draws holds the random numbers one call has drawn. A compare-and-swap that
+// fails publishes nothing, so the retry reuses them; drawing them lazily in
+// the order counter_lo, counter_hi, entropy is what makes the core return
+// the reference algorithm's IDs for the same byte stream.
+type draws struct {
+	g                             *Generator
+	counterLo, counterHi, entropy uint32
+	haveLo, haveHi, haveEntropy   bool
+}
+
+func (d *draws) lo() (uint32, error) {
+	if !d.haveLo {
+		v, err := d.g.draw()
+		if err != nil {
+			return 0, err
+		}
+		d.counterLo, d.haveLo = v&counterMask, true
+	}
+	return d.counterLo, nil
+}
+
+func (d *draws) hi() (uint32, error) {
+	if !d.haveHi {
+		v, err := d.g.draw()
+		if err != nil {
+			return 0, err
+		}
+		d.counterHi, d.haveHi = v&counterMask, true
+	}
+	return d.counterHi, nil
+}
+
+func (d *draws) ent() (uint32, error) {
+	if !d.haveEntropy {
+		v, err := d.g.draw()
+		if err != nil {
+			return 0, err
+		}
+		d.entropy, d.haveEntropy = v, true
+	}
+	return d.entropy, nil
+}
+
+// generate is the one engine behind every generating method: the
+// specification's algorithm with a caller-supplied timestamp, run against
+// the three state words. abort selects the OrAbort form.
+func (g *Generator) generate(timestamp, allowance uint64, abort bool) (ID, error) {
+	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
+		return ID{}, ErrInvalidTimestamp
+	}
+	d := draws{g: g}
+	for {
+		hot := g.hot.Load()
+		renewal := g.renewal.Load()
+		counterHi := g.counterHi.Load()
+		tag := hot >> tagShift
+		if renewal&tagMask != tag {
+			if renewal&tagMask == (tag+1)&tagMask {
+				if err := g.finishEpoch(hot, renewal, counterHi, &d); err != nil {
+					return ID{}, err
+				}
+			}
+			continue // re-read: another goroutine moved the state on
+		}
+		if counterHi&tagMask != tag {
+			continue // read across an epoch change; re-read
+		}
+
+		renewedAt := renewal >> tagBits
+		hiBase := counterHi >> tagBits
+		delta := hot >> deltaShift & deltaMask
+		carries := hot >> carryShift & maxCarries
+		counterLo := hot & counterMask
+		current := renewedAt + delta // the state's timestamp
+
+		var next uint64 // the next hot word, if the epoch goes on
+		var nextTs uint64
+		switch {
+		case timestamp > current:
+			// A new millisecond: counter_lo starts at random.
+			lo, err := d.lo()
+			if err != nil {
+				return ID{}, err
+			}
+			if timestamp-renewedAt >= renewalInterval || renewedAt == 0 {
+				if id, ok, err := g.startEpoch(hot, renewal, counterHi, timestamp, &d); ok || err != nil {
+					return id, err
+				}
+				continue
+			}
+			next = packHot(tag, timestamp-renewedAt, carries, uint64(lo))
+			nextTs = timestamp
+		case timestamp+allowance >= current:
+			// The same millisecond, or a rollback within the allowance.
+			if counterLo < counterMask {
+				next = hot + 1
+				nextTs = current
+				break
+			}
+			if carries == maxCarries {
+				// Not reachable with a real clock: see the type's comment.
+				if renewedAt+renewalInterval > MaxTimestamp {
+					return ID{}, ErrInvalidTimestamp
+				}
+				if _, err := d.lo(); err != nil {
+					return ID{}, err
+				}
+				if id, ok, err := g.startEpoch(hot, renewal, counterHi, renewedAt+renewalInterval, &d); ok || err != nil {
+					return id, err
+				}
+				continue
+			}
+			if (hiBase+carries+1)&counterMask != 0 {
+				// counter_lo overflows into counter_hi.
+				next = packHot(tag, delta, carries+1, 0)
+				nextTs = current
+				break
+			}
+			// counter_hi overflows too: the timestamp moves on by one and
+			// counter_lo starts at random.
+			if current == MaxTimestamp {
+				return ID{}, ErrInvalidTimestamp
+			}
+			lo, err := d.lo()
+			if err != nil {
+				return ID{}, err
+			}
+			if delta+1 >= renewalInterval {
+				if id, ok, err := g.startEpoch(hot, renewal, counterHi, current+1, &d); ok || err != nil {
+					return id, err
+				}
+				continue
+			}
+			next = packHot(tag, delta+1, carries+1, uint64(lo))
+			nextTs = current + 1
+		default:
+			// A rollback beyond the allowance.
+			if abort {
+				return ID{}, ErrClockRollback
+			}
+			if _, err := d.lo(); err != nil {
+				return ID{}, err
+			}
+			if id, ok, err := g.startEpoch(hot, renewal, counterHi, timestamp, &d); ok || err != nil {
+				return id, err
+			}
+			continue
+		}
+
+		entropy, err := d.ent()
+		if err != nil {
+			return ID{}, err
+		}
+		// Build the ID before the swap: stores that follow a locked
+		// instruction wait for it, so this order is measurably faster.
+		id := fromFields(nextTs, uint32(hiBase+(next>>carryShift&maxCarries))&counterMask, uint32(next&counterMask), entropy)
+		if g.hot.CompareAndSwap(hot, next) {
+			return id, nil
+		}
+	}
+}
+
+// startEpoch renews counter_hi and begins a new epoch at timestamp with the
+// counter_lo already drawn, and returns that epoch's first ID with ok set.
+// If another goroutine changes the state first it returns ok unset, and
+// generate's loop reads the state again (helping finish the change, if it
+// is this one that is under way).
+func (g *Generator) startEpoch(hot, renewal, counterHi, timestamp uint64, d *draws) (id ID, ok bool, err error) {
+	lo := d.counterLo // drawn by the caller
+	hi, err := d.hi()
+	if err != nil {
+		return ID{}, false, err
+	}
+	entropy, err := d.ent()
+	if err != nil {
+		return ID{}, false, err
+	}
+	tag := (hot>>tagShift + 1) & tagMask
+	if g.renewal.CompareAndSwap(renewal, timestamp<<tagBits|tag) {
+		if g.shared != nil {
+			g.shared.Rekey() // once per epoch: about once a second
+		}
+		g.counterHi.CompareAndSwap(counterHi, uint64(hi)<<tagBits|tag)
+		if current := g.counterHi.Load(); current&tagMask == tag {
+			hi = uint32(current >> tagBits) // a helper may have written its own
+			if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, uint64(lo))) {
+				return fromFields(timestamp, hi, lo, entropy), true, nil
+			}
+		}
+	}
+	return ID{}, false, nil // lost a race; the numbers drawn are kept
+}
+
+// finishEpoch completes an epoch change that another goroutine began:
+// renewal already carries the new tag; counterHi and hot may not yet. The
+// first state of the new epoch is the renewal timestamp with a random
+// counter_lo; the ID it stands for is skipped, which costs nothing.
+func (g *Generator) finishEpoch(hot, renewal, counterHi uint64, d *draws) error {
+	tag := renewal & tagMask
+	if counterHi&tagMask != tag {
+		hi, err := d.hi()
+		if err != nil {
+			return err
+		}
+		g.counterHi.CompareAndSwap(counterHi, uint64(hi)<<tagBits|tag)
+		d.haveHi = false
+	}
+	lo, err := d.lo()
+	if err != nil {
+		return err
+	}
+	if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, uint64(lo))) {
+		d.haveLo = false
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+package scru128
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fastid/scru128/internal/naive"
+)
+
+// ffReader is an endless stream of 0xff bytes: every counter draw is
+// 2^24-1, the value one increment away from overflow.
+type ffReader struct{}
+
+func (ffReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 0xff
+	}
+	return len(p), nil
+}
+
+// counterReader returns 4-byte draws 0, 1, 2, ... so tests can tell which
+// draw went where.
+type counterReader struct{ n uint32 }
+
+func (c *counterReader) Read(p []byte) (int, error) {
+	for i := 0; i+4 <= len(p); i += 4 {
+		p[i], p[i+1], p[i+2], p[i+3] = byte(c.n>>24), byte(c.n>>16), byte(c.n>>8), byte(c.n)
+		c.n++
+	}
+	return len(p) / 4 * 4, nil
+}
+
+func TestGenerateIncreasesAndHasCurrentTime(t *testing.T) {
+	g := NewGenerator()
+	prev := ID{}
+	for range 100_000 {
+		before := uint64(time.Now().UnixMilli())
+		id, err := g.Generate()
+		after := uint64(time.Now().UnixMilli())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id.Compare(prev) <= 0 {
+			t.Fatalf("%s after %s", id, prev)
+		}
+		if ts := id.Timestamp(); ts < before-1 || ts > after+1 {
+			t.Fatalf("timestamp %d outside [%d, %d]", ts, before, after)
+		}
+		prev = id
+	}
+}
+
+func TestCoreDrawOrder(t *testing.T) {
+	g := NewGeneratorWithRng(&counterReader{})
+	// First ID: counter_lo = draw 0, counter_hi = draw 1, entropy = draw 2.
+	id, err := g.GenerateOrResetCore(1_000_000, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fromFields(1_000_000, 1, 0, 2); id != want {
+		t.Fatalf("first ID fields %d %d %d, want 1 0 2", id.CounterHi(), id.CounterLo(), id.Entropy())
+	}
+	// Same millisecond: counter_lo + 1, fresh entropy.
+	id, _ = g.GenerateOrResetCore(1_000_000, 10_000)
+	if want := fromFields(1_000_000, 1, 1, 3); id != want {
+		t.Fatalf("second ID fields %d %d %d", id.CounterHi(), id.CounterLo(), id.Entropy())
+	}
+	// Next millisecond: new counter_lo, same counter_hi.
+	id, _ = g.GenerateOrResetCore(1_000_001, 10_000)
+	if want := fromFields(1_000_001, 1, 4, 5); id != want {
+		t.Fatalf("third ID fields %d %d %d", id.CounterHi(), id.CounterLo(), id.Entropy())
+	}
+	// A second later: counter_lo then counter_hi renewed.
+	id, _ = g.GenerateOrResetCore(1_001_001, 10_000)
+	if want := fromFields(1_001_001, 7, 6, 8); id != want {
+		t.Fatalf("fourth ID fields %d %d %d", id.CounterHi(), id.CounterLo(), id.Entropy())
+	}
+}
+
+func TestCounterLoOverflow(t *testing.T) {
+	g := NewGeneratorWithRng(ffReader{})
+	const ts = 1_000_000
+	id1, _ := g.GenerateOrAbortCore(ts, 10_000)
+	if id1.CounterHi() != MaxCounter || id1.CounterLo() != MaxCounter {
+		t.Fatalf("first ID counters %d %d", id1.CounterHi(), id1.CounterLo())
+	}
+	// Both counters are at the maximum: the next ID moves the timestamp on.
+	id2, err := g.GenerateOrAbortCore(ts, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id2.Timestamp() != ts+1 || id2.CounterHi() != 0 || id2.CounterLo() != MaxCounter {
+		t.Fatalf("after double overflow: %d %d %d", id2.Timestamp(), id2.CounterHi(), id2.CounterLo())
+	}
+	// counter_lo is at the maximum again: it overflows into counter_hi.
+	id3, _ := g.GenerateOrAbortCore(ts, 10_000)
+	if id3.Timestamp() != ts+1 || id3.CounterHi() != 1 || id3.CounterLo() != 0 {
+		t.Fatalf("after counter_lo overflow: %d %d %d", id3.Timestamp(), id3.CounterHi(), id3.CounterLo())
+	}
+	id4, _ := g.GenerateOrAbortCore(ts, 10_000)
+	if id4.CounterLo() != 1 || id4.Compare(id3) <= 0 || id3.Compare(id2) <= 0 || id2.Compare(id1) <= 0 {
+		t.Fatal("IDs not increasing through the overflows")
+	}
+}
+
+func TestCounterHiOverflowAtRenewalEdge(t *testing.T) {
+	// counter_hi overflowing at the 999th millisecond of an epoch moves the
+	// timestamp to exactly one second past the renewal: counter_hi renews.
+	g := NewGeneratorWithRng(ffReader{})
+	const ts = 5_000_000
+	g.GenerateOrAbortCore(ts, 10_000)
+	g.GenerateOrAbortCore(ts+999, 10_000) // counter_lo = 2^24-1 again
+	id, err := g.GenerateOrAbortCore(ts+999, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Timestamp() != ts+1000 || id.CounterHi() != MaxCounter {
+		t.Fatalf("got %d %d, want renewal at %d", id.Timestamp(), id.CounterHi(), ts+1000)
+	}
+	checkAgainstNaive(t, ffReader{}, ffReader{}, []uint64{ts, ts + 999, ts + 999, ts + 999})
+}
+
+func TestRollback(t *testing.T) {
+	for _, abort := range []bool{false, true} {
+		g := NewGeneratorWithRng(&counterReader{})
+		gen := g.GenerateOrResetCore
+		if abort {
+			gen = g.GenerateOrAbortCore
+		}
+		const ts = 10_000_000
+		first, _ := gen(ts, 10_000)
+		// Within the allowance: keeps the last timestamp and counts on.
+		id, err := gen(ts-10_000, 10_000)
+		if err != nil || id.Timestamp() != ts || id.Compare(first) <= 0 {
+			t.Fatalf("abort=%v: rollback within allowance gave %d, %v", abort, id.Timestamp(), err)
+		}
+		// Beyond it.
+		id, err = gen(ts-10_001, 10_000)
+		if abort {
+			if !errors.Is(err, ErrClockRollback) {
+				t.Fatalf("abort: error %v, want ErrClockRollback", err)
+			}
+			// The state is untouched: the next ID continues the stream.
+			next, err := gen(ts, 10_000)
+			if err != nil || next.Compare(first) <= 0 || next.Timestamp() != ts {
+				t.Fatalf("abort: after refusal got %d, %v", next.Timestamp(), err)
+			}
+			continue
+		}
+		if err != nil || id.Timestamp() != ts-10_001 {
+			t.Fatalf("reset: got %d, %v; want a reset to %d", id.Timestamp(), err, ts-10_001)
+		}
+		// After a reset the stream goes on from the new time.
+		next, _ := gen(ts-10_001, 10_000)
+		if next.Compare(id) <= 0 {
+			t.Fatal("reset: stream does not increase after the reset")
+		}
+	}
+}
+
+func TestInvalidTimestamps(t *testing.T) {
+	g := NewGeneratorWithRng(&counterReader{})
+	for _, tc := range []struct{ ts, allowance uint64 }{
+		{0, 0}, {MaxTimestamp + 1, 0}, {1 << 63, 0}, {1, MaxTimestamp + 1},
+	} {
+		if _, err := g.GenerateOrResetCore(tc.ts, tc.allowance); !errors.Is(err, ErrInvalidTimestamp) {
+			t.Errorf("reset core(%d, %d) error = %v", tc.ts, tc.allowance, err)
+		}
+		if _, err := g.GenerateOrAbortCore(tc.ts, tc.allowance); !errors.Is(err, ErrInvalidTimestamp) {
+			t.Errorf("abort core(%d, %d) error = %v", tc.ts, tc.allowance, err)
+		}
+	}
+	// The timestamp cannot pass 2^48-1 on a counter overflow.
+	g = NewGeneratorWithRng(ffReader{})
+	if _, err := g.GenerateOrAbortCore(MaxTimestamp, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.GenerateOrAbortCore(MaxTimestamp, 0); !errors.Is(err, ErrInvalidTimestamp) {
+		t.Fatalf("overflow at MaxTimestamp: error %v", err)
+	}
+}
+
+func TestRngErrorIsWrappedAndStateKept(t *testing.T) {
+	stream := bytes.Repeat([]byte{0}, 12+4+2) // one full ID, one entropy, then 2 bytes
+	g := NewGeneratorWithRng(bytes.NewReader(stream))
+	if _, err := g.GenerateOrAbortCore(1000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.GenerateOrAbortCore(1000, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := g.GenerateOrAbortCore(1000, 0)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("error = %v, want wrapped io.ErrUnexpectedEOF", err)
+	}
+}
+
+// checkAgainstNaive drives the generator and the reference with the same
+// timestamps and byte streams and compares every result.
+func checkAgainstNaive(t *testing.T, fast, ref io.Reader, timestamps []uint64) {
+	t.Helper()
+	g := NewGeneratorWithRng(fast)
+	core := naive.Core{Rng: ref}
+	for i, ts := range timestamps {
+		want, wantErr := core.Generate(ts, 10_000, false)
+		got, err := g.GenerateOrResetCore(ts, 10_000)
+		if (err == nil) != (wantErr == nil) || err == nil && got != ID(want) {
+			t.Fatalf("step %d (ts %d): got %x, %v; naive %x, %v", i, ts, got, err, want, wantErr)
+		}
+	}
+}
+
+// TestConcurrentUniqueAndOrdered takes IDs from 8 goroutines at once and
+// checks that none repeats, that each goroutine's IDs increase, and that
+// an ID generated after receiving another over a channel is larger.
+func TestConcurrentUniqueAndOrdered(t *testing.T) {
+	const goroutines, perGoroutine = 8, 200_000
+	n := perGoroutine
+	if testing.Short() {
+		n = 20_000
+	}
+	g := NewGenerator()
+	results := make([][]ID, goroutines)
+	handoff := make(chan ID)
+	var handoffErrs sync.Map
+	var wg sync.WaitGroup
+	for w := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids := make([]ID, 0, n)
+			prev := ID{}
+			for i := range n {
+				if i%1000 == 0 {
+					// Pass an ID to a neighbour, or receive one and
+					// check that the next ID is larger.
+					if w%2 == 0 {
+						id, _ := g.Generate()
+						handoff <- id
+						ids = append(ids, id)
+						prev = id
+						continue
+					}
+					received := <-handoff
+					id, _ := g.Generate()
+					if id.Compare(received) <= 0 {
+						handoffErrs.Store(received, id)
+					}
+					ids = append(ids, id)
+					prev = id
+					continue
+				}
+				id, err := g.Generate()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if id.Compare(prev) <= 0 {
+					t.Errorf("goroutine %d: %s after %s", w, id, prev)
+					return
+				}
+				ids = append(ids, id)
+				prev = id
+			}
+			results[w] = ids
+		}()
+	}
+	wg.Wait()
+	handoffErrs.Range(func(k, v any) bool {
+		t.Errorf("received %s, then generated smaller %s", k.(ID), v.(ID))
+		return true
+	})
+	all := slices.Concat(results...)
+	slices.SortFunc(all, ID.Compare)
+	for i := 1; i < len(all); i++ {
+		if all[i] == all[i-1] {
+			t.Fatalf("duplicate ID %s", all[i])
+		}
+	}
+	if len(all) != goroutines*n {
+		t.Fatalf("collected %d IDs, want %d", len(all), goroutines*n)
+	}
+}
+
+func TestFill(t *testing.T) {
+	g := NewGenerator()
+	ids := make([]ID, 1000)
+	if err := g.Fill(ids); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(ids); i++ {
+		if ids[i].Compare(ids[i-1]) <= 0 {
+			t.Fatalf("Fill: %s after %s", ids[i], ids[i-1])
+		}
+		if ids[i].Timestamp() != ids[0].Timestamp() {
+			t.Fatalf("Fill used more than one clock reading")
+		}
+	}
+	next, _ := g.Generate()
+	if next.Compare(ids[len(ids)-1]) <= 0 {
+		t.Fatal("Generate after Fill went backwards")
+	}
+}
+
+func TestPackageLevel(t *testing.T) {
+	a, b := New(), New()
+	if b.Compare(a) <= 0 {
+		t.Fatal("New not increasing")
+	}
+	s := NewString()
+	if id, err := Parse(s); err != nil || id.Compare(b) <= 0 {
+		t.Fatalf("NewString = %s, %v", s, err)
+	}
+	buf := AppendNew([]byte("id="))
+	if len(buf) != 28 || string(buf[:3]) != "id=" {
+		t.Fatalf("AppendNew = %q", buf)
+	}
+}
