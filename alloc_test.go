@@ -1,0 +1,45 @@
+package scru128
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
+// path. AllocsPerRun averages over many calls, so an allocation on any
+// regular path (even one call in a few) shows.
+func TestHotPathsDoNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("instrumented builds allocate")
+	}
+	id := MustParse("0372hg16csmsm50l8dikcvukc")
+	text := id.String()
+	textBytes := []byte(text)
+	buf := make([]byte, 0, 64)
+	g := NewGenerator()
+	fill := make([]ID, 64)
+	runtime.GC() // start from a clean slate so a GC in the middle shows
+	for name, fn := range map[string]func(){
+		"AppendText": func() { buf, _ = id.AppendText(buf[:0]) },
+		"Parse":      func() { sinkID, _ = Parse(text) },
+		"ParseBytes": func() { sinkID, _ = ParseBytes(textBytes) },
+		"Generate":   func() { sinkID, _ = g.Generate() },
+		"New":        func() { sinkID = New() },
+		"AppendNew":  func() { buf = AppendNew(buf[:0]) },
+		"Fill":       func() { _ = g.Fill(fill) },
+		"UnmarshalText": func() {
+			var v ID
+			_ = v.UnmarshalText(textBytes)
+		},
+	} {
+		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
+			t.Errorf("%s: %v allocations per call", name, n)
+		}
+	}
+	if n := testing.AllocsPerRun(1000, func() { sinkStr = id.String() }); n != 1 {
+		t.Errorf("String: %v allocations per call, want 1", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() { sinkStr = NewString() }); n != 1 {
+		t.Errorf("NewString: %v allocations per call, want 1", n)
+	}
+}

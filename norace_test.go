@@ -1,0 +1,5 @@
+//go:build !race
+
+package scru128
+
+const raceEnabled = false
