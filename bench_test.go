@@ -53,3 +53,59 @@ func BenchmarkParseBytes(b *testing.B) {
 		sinkID, _ = ParseBytes(text)
 	}
 }
+
+func BenchmarkGenerate(b *testing.B) {
+	b.ReportAllocs()
+	g := NewGenerator()
+	for b.Loop() {
+		sinkID, _ = g.Generate()
+	}
+}
+
+// BenchmarkGenerateParallel reports the time per ID with every P minting
+// from one Generator at once.
+func BenchmarkGenerateParallel(b *testing.B) {
+	b.ReportAllocs()
+	g := NewGenerator()
+	b.RunParallel(func(pb *testing.PB) {
+		var id ID
+		for pb.Next() {
+			id, _ = g.Generate()
+		}
+		_ = id
+	})
+}
+
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkID = New()
+	}
+}
+
+func BenchmarkNewString(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkStr = NewString()
+	}
+}
+
+func BenchmarkAppendNew(b *testing.B) {
+	b.ReportAllocs()
+	buf := make([]byte, 0, 64)
+	for b.Loop() {
+		buf = AppendNew(buf[:0])
+	}
+	sinkBytes = buf
+}
+
+// BenchmarkFill reports the time per ID of filling a 64-ID batch.
+func BenchmarkFill(b *testing.B) {
+	b.ReportAllocs()
+	g := NewGenerator()
+	ids := make([]ID, 64)
+	for b.Loop() {
+		_ = g.Fill(ids)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/id")
+}

@@ -1,6 +1,7 @@
 package scru128
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"sync"
@@ -191,219 +192,191 @@ func (g *Generator) drawFromReader() (uint32, error) {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
 }
 
-// draws holds the random numbers one call has drawn. A compare-and-swap that
-// fails publishes nothing, so the retry reuses them; drawing them lazily in
-// the order counter_lo, counter_hi, entropy is what makes the core return
-// the reference algorithm's IDs for the same byte stream.
-type draws struct {
-	g                             *Generator
-	counterLo, counterHi, entropy uint32
-	haveLo, haveHi, haveEntropy   bool
-}
+// notDrawn marks a random number a call has not drawn yet. A
+// compare-and-swap that fails publishes nothing, so a retry reuses what was
+// drawn; drawing lazily in the order counter_lo, counter_hi, entropy is what
+// makes the core return the reference algorithm's IDs for the same byte
+// stream.
+const notDrawn = 1 << 32
 
-func (d *draws) lo() (uint32, error) {
-	if !d.haveLo {
-		v, err := d.g.draw()
-		if err != nil {
-			return 0, err
-		}
-		d.counterLo, d.haveLo = v&counterMask, true
+// drawIfNeeded returns v, or a fresh draw if v is notDrawn, masked by mask.
+func (g *Generator) drawIfNeeded(v uint64, mask uint32) (uint64, error) {
+	if v != notDrawn {
+		return v, nil
 	}
-	return d.counterLo, nil
-}
-
-func (d *draws) hi() (uint32, error) {
-	if !d.haveHi {
-		v, err := d.g.draw()
-		if err != nil {
-			return 0, err
-		}
-		d.counterHi, d.haveHi = v&counterMask, true
-	}
-	return d.counterHi, nil
-}
-
-func (d *draws) ent() (uint32, error) {
-	if !d.haveEntropy {
-		v, err := d.g.draw()
-		if err != nil {
-			return 0, err
-		}
-		d.entropy, d.haveEntropy = v, true
-	}
-	return d.entropy, nil
+	r, err := g.draw()
+	return uint64(r & mask), err
 }
 
 // generate is the one engine behind every generating method: the
 // specification's algorithm with a caller-supplied timestamp, run against
-// the three state words. abort selects the OrAbort form.
-func (g *Generator) generate(timestamp, allowance uint64, abort bool) (ID, error) {
+// the three state words. abort selects the OrAbort form. The two common
+// cases, the same millisecond and a new millisecond within the epoch, come
+// first; the ID is written into the result before the swap, because stores
+// that follow a locked instruction wait for it.
+func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, err error) {
 	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
 		return ID{}, ErrInvalidTimestamp
 	}
-	d := draws{g: g}
+	lo, hi, entropy := uint64(notDrawn), uint64(notDrawn), uint64(notDrawn)
 	for {
 		hot := g.hot.Load()
 		renewal := g.renewal.Load()
 		counterHi := g.counterHi.Load()
 		tag := hot >> tagShift
-		if renewal&tagMask != tag {
+		if renewal&tagMask != tag || counterHi&tagMask != tag {
 			if renewal&tagMask == (tag+1)&tagMask {
-				if err := g.finishEpoch(hot, renewal, counterHi, &d); err != nil {
+				// An epoch change is under way: finish it, then re-read.
+				if lo, hi, err = g.finishEpoch(hot, renewal, counterHi, lo, hi); err != nil {
 					return ID{}, err
 				}
 			}
-			continue // re-read: another goroutine moved the state on
-		}
-		if counterHi&tagMask != tag {
-			continue // read across an epoch change; re-read
+			continue
 		}
 
 		renewedAt := renewal >> tagBits
 		hiBase := counterHi >> tagBits
 		delta := hot >> deltaShift & deltaMask
 		carries := hot >> carryShift & maxCarries
-		counterLo := hot & counterMask
 		current := renewedAt + delta // the state's timestamp
 
-		var next uint64 // the next hot word, if the epoch goes on
-		var nextTs uint64
+		var next, nextTs uint64 // the next hot word and its timestamp
 		switch {
-		case timestamp > current:
-			// A new millisecond: counter_lo starts at random.
-			lo, err := d.lo()
-			if err != nil {
-				return ID{}, err
-			}
-			if timestamp-renewedAt >= renewalInterval || renewedAt == 0 {
-				if id, ok, err := g.startEpoch(hot, renewal, counterHi, timestamp, &d); ok || err != nil {
-					return id, err
-				}
-				continue
-			}
-			next = packHot(tag, timestamp-renewedAt, carries, uint64(lo))
-			nextTs = timestamp
-		case timestamp+allowance >= current:
+		case timestamp <= current && timestamp+allowance >= current && hot&counterMask < counterMask:
 			// The same millisecond, or a rollback within the allowance.
-			if counterLo < counterMask {
-				next = hot + 1
-				nextTs = current
-				break
+			next, nextTs = hot+1, current
+		case timestamp > current && timestamp-renewedAt < renewalInterval && renewedAt != 0:
+			// A new millisecond in the epoch: counter_lo starts at random.
+			if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
+				return ID{}, err
 			}
-			if carries == maxCarries {
-				// Not reachable with a real clock: see the type's comment.
-				if renewedAt+renewalInterval > MaxTimestamp {
-					return ID{}, ErrInvalidTimestamp
-				}
-				if _, err := d.lo(); err != nil {
-					return ID{}, err
-				}
-				if id, ok, err := g.startEpoch(hot, renewal, counterHi, renewedAt+renewalInterval, &d); ok || err != nil {
-					return id, err
-				}
-				continue
-			}
-			if (hiBase+carries+1)&counterMask != 0 {
-				// counter_lo overflows into counter_hi.
-				next = packHot(tag, delta, carries+1, 0)
-				nextTs = current
-				break
-			}
-			// counter_hi overflows too: the timestamp moves on by one and
-			// counter_lo starts at random.
-			if current == MaxTimestamp {
-				return ID{}, ErrInvalidTimestamp
-			}
-			lo, err := d.lo()
+			next, nextTs = packHot(tag, timestamp-renewedAt, carries, lo), timestamp
+		default:
+			var epochStart uint64
+			next, nextTs, epochStart, err = g.rareStep(hot, timestamp, allowance, abort, renewedAt, hiBase, &lo)
 			if err != nil {
 				return ID{}, err
 			}
-			if delta+1 >= renewalInterval {
-				if id, ok, err := g.startEpoch(hot, renewal, counterHi, current+1, &d); ok || err != nil {
+			if next == 0 {
+				var ok bool
+				id, ok, hi, entropy, err = g.startEpoch(hot, renewal, counterHi, epochStart, lo, hi, entropy)
+				if ok || err != nil {
 					return id, err
 				}
 				continue
 			}
-			next = packHot(tag, delta+1, carries+1, uint64(lo))
-			nextTs = current + 1
-		default:
-			// A rollback beyond the allowance.
-			if abort {
-				return ID{}, ErrClockRollback
-			}
-			if _, err := d.lo(); err != nil {
-				return ID{}, err
-			}
-			if id, ok, err := g.startEpoch(hot, renewal, counterHi, timestamp, &d); ok || err != nil {
-				return id, err
-			}
-			continue
 		}
 
-		entropy, err := d.ent()
-		if err != nil {
+		if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
 			return ID{}, err
 		}
-		// Build the ID before the swap: stores that follow a locked
-		// instruction wait for it, so this order is measurably faster.
-		id := fromFields(nextTs, uint32(hiBase+(next>>carryShift&maxCarries))&counterMask, uint32(next&counterMask), entropy)
+		counterHiNow := uint32(hiBase+next>>carryShift&maxCarries) & counterMask
+		binary.BigEndian.PutUint64(id[0:8], nextTs<<16|uint64(counterHiNow)>>8)
+		binary.BigEndian.PutUint64(id[8:16], uint64(counterHiNow)<<56|(next&counterMask)<<32|entropy)
 		if g.hot.CompareAndSwap(hot, next) {
 			return id, nil
 		}
 	}
 }
 
-// startEpoch renews counter_hi and begins a new epoch at timestamp with the
-// counter_lo already drawn, and returns that epoch's first ID with ok set.
-// If another goroutine changes the state first it returns ok unset, and
-// generate's loop reads the state again (helping finish the change, if it
-// is this one that is under way).
-func (g *Generator) startEpoch(hot, renewal, counterHi, timestamp uint64, d *draws) (id ID, ok bool, err error) {
-	lo := d.counterLo // drawn by the caller
-	hi, err := d.hi()
-	if err != nil {
-		return ID{}, false, err
+// rareStep handles what generate's common cases do not: a new millisecond
+// that is due a counter_hi renewal, overflows of counter_lo, and rollbacks
+// beyond the allowance. It returns the next hot word and its timestamp, or
+// next == 0 and the timestamp at which a new epoch must start. It draws
+// counter_lo into *lo when the step needs one.
+func (g *Generator) rareStep(hot, timestamp, allowance uint64, abort bool, renewedAt, hiBase uint64, lo *uint64) (next, nextTs, epochStart uint64, err error) {
+	tag := hot >> tagShift
+	delta := hot >> deltaShift & deltaMask
+	carries := hot >> carryShift & maxCarries
+	current := renewedAt + delta
+	switch {
+	case timestamp > current:
+		// A new millisecond, a second or more after the last renewal.
+		*lo, err = g.drawIfNeeded(*lo, counterMask)
+		return 0, 0, timestamp, err
+	case timestamp+allowance >= current:
+		// counter_lo is at its maximum and overflows.
+		if carries == maxCarries {
+			// Not reachable with a real clock: see the type's comment.
+			if renewedAt+renewalInterval > MaxTimestamp {
+				return 0, 0, 0, ErrInvalidTimestamp
+			}
+			*lo, err = g.drawIfNeeded(*lo, counterMask)
+			return 0, 0, renewedAt + renewalInterval, err
+		}
+		if (hiBase+carries+1)&counterMask != 0 {
+			// Into counter_hi.
+			return packHot(tag, delta, carries+1, 0), current, 0, nil
+		}
+		// counter_hi overflows too: the timestamp moves on by one and
+		// counter_lo starts at random.
+		if current == MaxTimestamp {
+			return 0, 0, 0, ErrInvalidTimestamp
+		}
+		if *lo, err = g.drawIfNeeded(*lo, counterMask); err != nil {
+			return 0, 0, 0, err
+		}
+		if delta+1 >= renewalInterval {
+			return 0, 0, current + 1, nil
+		}
+		return packHot(tag, delta+1, carries+1, *lo), current + 1, 0, nil
+	default:
+		// A rollback beyond the allowance.
+		if abort {
+			return 0, 0, 0, ErrClockRollback
+		}
+		*lo, err = g.drawIfNeeded(*lo, counterMask)
+		return 0, 0, timestamp, err
 	}
-	entropy, err := d.ent()
-	if err != nil {
-		return ID{}, false, err
+}
+
+// startEpoch renews counter_hi and begins a new epoch at timestamp with
+// counter_lo lo, and returns that epoch's first ID with ok set. If another
+// goroutine changes the state first it returns ok unset and the numbers it
+// drew, and generate's loop reads the state again (helping finish the
+// change, if it is this one that is under way).
+func (g *Generator) startEpoch(hot, renewal, counterHi, timestamp, lo, hi, entropy uint64) (id ID, ok bool, hiOut, entropyOut uint64, err error) {
+	if hi, err = g.drawIfNeeded(hi, counterMask); err != nil {
+		return ID{}, false, hi, entropy, err
+	}
+	if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
+		return ID{}, false, hi, entropy, err
 	}
 	tag := (hot>>tagShift + 1) & tagMask
 	if g.renewal.CompareAndSwap(renewal, timestamp<<tagBits|tag) {
 		if g.shared != nil {
 			g.shared.Rekey() // once per epoch: about once a second
 		}
-		g.counterHi.CompareAndSwap(counterHi, uint64(hi)<<tagBits|tag)
+		g.counterHi.CompareAndSwap(counterHi, hi<<tagBits|tag)
 		if current := g.counterHi.Load(); current&tagMask == tag {
-			hi = uint32(current >> tagBits) // a helper may have written its own
-			if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, uint64(lo))) {
-				return fromFields(timestamp, hi, lo, entropy), true, nil
+			// A helper may have written a counter_hi of its own.
+			if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, lo)) {
+				return fromFields(timestamp, uint32(current>>tagBits), uint32(lo), uint32(entropy)), true, hi, entropy, nil
 			}
 		}
 	}
-	return ID{}, false, nil // lost a race; the numbers drawn are kept
+	return ID{}, false, hi, entropy, nil
 }
 
 // finishEpoch completes an epoch change that another goroutine began:
 // renewal already carries the new tag; counterHi and hot may not yet. The
 // first state of the new epoch is the renewal timestamp with a random
-// counter_lo; the ID it stands for is skipped, which costs nothing.
-func (g *Generator) finishEpoch(hot, renewal, counterHi uint64, d *draws) error {
+// counter_lo; the ID it stands for is skipped, which costs nothing. It
+// returns the draws it did not use.
+func (g *Generator) finishEpoch(hot, renewal, counterHi, lo, hi uint64) (loOut, hiOut uint64, err error) {
 	tag := renewal & tagMask
 	if counterHi&tagMask != tag {
-		hi, err := d.hi()
-		if err != nil {
-			return err
+		if hi, err = g.drawIfNeeded(hi, counterMask); err != nil {
+			return lo, hi, err
 		}
-		g.counterHi.CompareAndSwap(counterHi, uint64(hi)<<tagBits|tag)
-		d.haveHi = false
+		g.counterHi.CompareAndSwap(counterHi, hi<<tagBits|tag)
+		hi = notDrawn
 	}
-	lo, err := d.lo()
-	if err != nil {
-		return err
+	if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
+		return lo, hi, err
 	}
-	if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, uint64(lo))) {
-		d.haveLo = false
+	if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, lo)) {
+		lo = notDrawn
 	}
-	return nil
+	return lo, hi, nil
 }
