@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -319,5 +320,64 @@ func TestPackageLevel(t *testing.T) {
 	buf := AppendNew([]byte("id="))
 	if len(buf) != 28 || string(buf[:3]) != "id=" {
 		t.Fatalf("AppendNew = %q", buf)
+	}
+}
+
+// TestConcurrentEpochChanges drives the core from 8 goroutines with a
+// timestamp that advances every 20 calls, so counter_hi renews every 20,000
+// calls: dozens of epoch changes race with other goroutines, which must help
+// finish them. IDs must stay unique and each goroutine's IDs increasing.
+func TestConcurrentEpochChanges(t *testing.T) {
+	const goroutines = 8
+	perGoroutine := 100_000
+	if testing.Short() {
+		perGoroutine = 20_000
+	}
+	g := NewGenerator()
+	var calls atomic.Uint64
+	const base = 1_700_000_000_000
+	results := make([][]ID, goroutines)
+	var wg sync.WaitGroup
+	for w := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids := make([]ID, 0, perGoroutine)
+			prev := ID{}
+			for range perGoroutine {
+				// The allowance is unlimited: a goroutine descheduled for a
+				// few ms falls many synthetic seconds behind the others.
+				id, err := g.GenerateOrAbortCore(base+calls.Add(1)/20, MaxTimestamp)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if id.Compare(prev) <= 0 {
+					t.Errorf("goroutine %d: %s after %s", w, id, prev)
+					return
+				}
+				ids = append(ids, id)
+				prev = id
+			}
+			results[w] = ids
+		}()
+	}
+	wg.Wait()
+	all := slices.Concat(results...)
+	slices.SortFunc(all, ID.Compare)
+	renewals := 0
+	for i := 1; i < len(all); i++ {
+		if all[i] == all[i-1] {
+			t.Fatalf("duplicate ID %s", all[i])
+		}
+		if all[i].CounterHi() != all[i-1].CounterHi() {
+			renewals++
+		}
+	}
+	if last, limit := all[len(all)-1].Timestamp(), uint64(base+goroutines*perGoroutine/20); last > limit {
+		t.Fatalf("timestamp %d ran ahead of the last one supplied, %d", last, limit)
+	}
+	if want := goroutines * perGoroutine / 20 / 1000; renewals < want/2 {
+		t.Fatalf("counter_hi changed %d times, want about %d", renewals, want)
 	}
 }
