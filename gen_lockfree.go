@@ -72,6 +72,9 @@ const renewalInterval = 1000
 // within one epoch, that is 2^38 IDs within one second of timestamps, which
 // a real clock does not allow. The generator then starts a new epoch early,
 // 1000 ms after the last renewal, which keeps IDs unique and increasing.
+//
+// The zero Generator is not usable: make one with NewGenerator or
+// NewGeneratorWithRng.
 type Generator struct {
 	_         cpu.CacheLinePad
 	hot       atomic.Uint64
@@ -253,7 +256,7 @@ func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, er
 			next, nextTs = packHot(tag, timestamp-renewedAt, carries, lo), timestamp
 		default:
 			var epochStart uint64
-			next, nextTs, epochStart, err = g.rareStep(hot, timestamp, allowance, abort, renewedAt, hiBase, &lo)
+			next, nextTs, epochStart, lo, err = g.rareStep(hot, timestamp, allowance, abort, renewedAt, hiBase, lo)
 			if err != nil {
 				return ID{}, err
 			}
@@ -282,9 +285,10 @@ func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, er
 // rareStep handles what generate's common cases do not: a new millisecond
 // that is due a counter_hi renewal, overflows of counter_lo, and rollbacks
 // beyond the allowance. It returns the next hot word and its timestamp, or
-// next == 0 and the timestamp at which a new epoch must start. It draws
-// counter_lo into *lo when the step needs one.
-func (g *Generator) rareStep(hot, timestamp, allowance uint64, abort bool, renewedAt, hiBase uint64, lo *uint64) (next, nextTs, epochStart uint64, err error) {
+// next == 0 and the timestamp at which a new epoch must start. lo is
+// counter_lo as drawn so far (notDrawn if not yet); it returns it drawn if
+// the step needs one.
+func (g *Generator) rareStep(hot, timestamp, allowance uint64, abort bool, renewedAt, hiBase, lo uint64) (next, nextTs, epochStart, loOut uint64, err error) {
 	tag := hot >> tagShift
 	delta := hot >> deltaShift & deltaMask
 	carries := hot >> carryShift & maxCarries
@@ -292,41 +296,41 @@ func (g *Generator) rareStep(hot, timestamp, allowance uint64, abort bool, renew
 	switch {
 	case timestamp > current:
 		// A new millisecond, a second or more after the last renewal.
-		*lo, err = g.drawIfNeeded(*lo, counterMask)
-		return 0, 0, timestamp, err
+		lo, err = g.drawIfNeeded(lo, counterMask)
+		return 0, 0, timestamp, lo, err
 	case timestamp+allowance >= current:
 		// counter_lo is at its maximum and overflows.
 		if carries == maxCarries {
 			// Not reachable with a real clock: see the type's comment.
 			if renewedAt+renewalInterval > MaxTimestamp {
-				return 0, 0, 0, ErrInvalidTimestamp
+				return 0, 0, 0, lo, ErrInvalidTimestamp
 			}
-			*lo, err = g.drawIfNeeded(*lo, counterMask)
-			return 0, 0, renewedAt + renewalInterval, err
+			lo, err = g.drawIfNeeded(lo, counterMask)
+			return 0, 0, renewedAt + renewalInterval, lo, err
 		}
 		if (hiBase+carries+1)&counterMask != 0 {
 			// Into counter_hi.
-			return packHot(tag, delta, carries+1, 0), current, 0, nil
+			return packHot(tag, delta, carries+1, 0), current, 0, lo, nil
 		}
 		// counter_hi overflows too: the timestamp moves on by one and
 		// counter_lo starts at random.
 		if current == MaxTimestamp {
-			return 0, 0, 0, ErrInvalidTimestamp
+			return 0, 0, 0, lo, ErrInvalidTimestamp
 		}
-		if *lo, err = g.drawIfNeeded(*lo, counterMask); err != nil {
-			return 0, 0, 0, err
+		if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
+			return 0, 0, 0, lo, err
 		}
 		if delta+1 >= renewalInterval {
-			return 0, 0, current + 1, nil
+			return 0, 0, current + 1, lo, nil
 		}
-		return packHot(tag, delta+1, carries+1, *lo), current + 1, 0, nil
+		return packHot(tag, delta+1, carries+1, lo), current + 1, 0, lo, nil
 	default:
 		// A rollback beyond the allowance.
 		if abort {
-			return 0, 0, 0, ErrClockRollback
+			return 0, 0, 0, lo, ErrClockRollback
 		}
-		*lo, err = g.drawIfNeeded(*lo, counterMask)
-		return 0, 0, timestamp, err
+		lo, err = g.drawIfNeeded(lo, counterMask)
+		return 0, 0, timestamp, lo, err
 	}
 }
 

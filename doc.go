@@ -1,0 +1,39 @@
+// Package scru128 mints, encodes and parses SCRU128 IDs: 128-bit,
+// time-ordered, unique identifiers with a 25-digit case-insensitive Base36
+// text form (for example 0372hg16csmsm50l8dikcvukc), as defined by the
+// SCRU128 specification v2.1.1.
+//
+// An ID is a 48-bit Unix timestamp in milliseconds, a 24-bit counter_hi
+// renewed about once a second, a 24-bit counter_lo renewed every
+// millisecond and incremented for each ID within it, and 32 bits of entropy
+// fresh for every ID. IDs sort by time both as 16 big-endian bytes and as
+// text.
+//
+// # Minting
+//
+// New returns an ID from a package-level Generator; NewString returns its
+// text and AppendNew appends its text to a buffer without allocating. A
+// Generator is one monotonic stream shared by any number of goroutines,
+// without a lock: IDs are strictly increasing in the order the calls happen,
+// across all goroutines, and never repeat. New, Generate and AppendNew do
+// not allocate.
+//
+// Make your own Generator with NewGenerator when you want a stream of your
+// own, or NewGeneratorWithRng to supply the random bytes. Generate resets
+// the stream if the clock moves back by more than 10 seconds, as the
+// specification recommends; GenerateOrAbort returns ErrClockRollback
+// instead. The Core methods take the timestamp from the caller, for tests
+// and simulations, and return exactly the IDs of the specification's
+// algorithm.
+//
+// # Encoding and parsing
+//
+// String, AppendText and MarshalText write the 25 lower-case digits;
+// AppendText does not allocate. Parse and ParseBytes accept upper or lower
+// case and are strict: any other length is ErrInvalidLength, a byte outside
+// [0-9a-zA-Z] is an *InvalidCharacterError with its offset, and a value
+// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33) is ErrOutOfRange. JSON uses the
+// text form; binary marshalling uses the 16 bytes. For database/sql, ID
+// stores its text and NullID handles NULL. MinAt and MaxAt bound the IDs of
+// a timestamp, for range queries.
+package scru128
