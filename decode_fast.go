@@ -5,14 +5,18 @@ import (
 	"math/bits"
 )
 
-// Base36 decoding, the mirror of encode: bytes map to digit values through a
-// 256-entry table (invalidDigit for anything outside [0-9a-zA-Z]), digits
-// gather into four independent 6-digit lanes and a leading digit, the lanes
-// pair into two 12-digit limbs, and the limbs combine with 64x64->128-bit
-// multiplications. Validation costs one branch: the OR of all table values
-// has the top bit set only if some byte was invalid. A carry out of 128 bits
-// means the text is above f5lxx1zz5pnorynqglhzmsp33.
+// Base36 decoding with SWAR (SIMD within a register): the 24 characters after
+// the leading one are read as three little-endian 64-bit words, and each word
+// is validated and turned into the value of its eight digits with a few
+// dozen plain integer operations, no per-byte work or table lookups. The
+// leading digit goes through a 256-entry table. Two 64x64->128-bit
+// multiplications combine the parts; a carry out of 128 bits means the text
+// is above f5lxx1zz5pnorynqglhzmsp33. All checks on the fast path fold into
+// two predictable branches; on failure a plain scan finds the first invalid
+// byte, so the error and its offset come out exactly as a byte-by-byte
+// parser would report them.
 
+// invalidDigit marks bytes outside [0-9a-zA-Z] in digitValues.
 const invalidDigit = 0xff
 
 var digitValues = func() (t [256]byte) {
@@ -66,63 +70,102 @@ func decode[T text](s T) (id ID, err error) {
 	if len(s) != 25 {
 		return ID{}, ErrInvalidLength
 	}
-	_ = s[24]
-	d := &digitValues
-	lead := d[s[0]]
-	// Pairs of digits, then lanes of three pairs.
-	b10, b11, b12 := d[s[1]], d[s[2]], d[s[3]]
-	b13, b14, b15 := d[s[4]], d[s[5]], d[s[6]]
-	b00, b01, b02 := d[s[7]], d[s[8]], d[s[9]]
-	b03, b04, b05 := d[s[10]], d[s[11]], d[s[12]]
-	c10, c11, c12 := d[s[13]], d[s[14]], d[s[15]]
-	c13, c14, c15 := d[s[16]], d[s[17]], d[s[18]]
-	c00, c01, c02 := d[s[19]], d[s[20]], d[s[21]]
-	c03, c04, c05 := d[s[22]], d[s[23]], d[s[24]]
-	check := lead | b10 | b11 | b12 | b13 | b14 | b15 | b00 | b01 | b02 | b03 | b04 | b05 |
-		c10 | c11 | c12 | c13 | c14 | c15 | c00 | c01 | c02 | c03 | c04 | c05
-	if check&0x80 != 0 {
-		return ID{}, invalidCharacter(s)
+	// V = w1*36^16 + w2*36^8 + w3, where w1 holds the leading nine digits
+	// and w2, w3 eight each.
+	lead := uint64(digitValues[s[0]])
+	x1, x2, x3 := load64(s, 1), load64(s, 9), load64(s, 17)
+	// Bytes at or above 0x80 are masked out here, see valid8.
+	valid := valid8(x1) & valid8(x2) & valid8(x3) &^ (x1 | x2 | x3)
+	w1 := lead*radix8 + value8(x1)
+	// An invalid leading byte maps to invalidDigit and lands w1 above
+	// w1Max as well. Above w1Max, w1*36^16 alone is 2^128 or more.
+	if valid&high != high || w1 > w1Max {
+		return ID{}, decodeError(s)
 	}
-	b1 := lane(b10, b11, b12, b13, b14, b15)
-	b0 := lane(b00, b01, b02, b03, b04, b05)
-	c1 := lane(c10, c11, c12, c13, c14, c15)
-	c0 := lane(c00, c01, c02, c03, c04, c05)
-
-	// b*36^12 + c stays below 36^24 < 2^125.
-	hi, lo := bits.Mul64(b1*radix6+b0, radix12)
-	lo, carry := bits.Add64(lo, c1*radix6+c0, 0)
-	hi += carry
-	// Add lead*36^24, which may pass 2^128.
-	xHi, xLo := bits.Mul64(uint64(lead), radix24Lo)
-	yHi, yLo := bits.Mul64(uint64(lead), radix24Hi)
+	hi, lo := bits.Mul64(w1, radix16Lo)
+	hi += w1 * radix16Hi // no overflow, as w1*36^16 < 2^128
+	// w2*36^8 + w3 < 36^16 < 2^83 cannot overflow; adding it to
+	// w1*36^16 may carry out of 128 bits.
+	xHi, xLo := bits.Mul64(value8(x2), radix8)
+	xLo, carry := bits.Add64(xLo, value8(x3), 0)
+	xHi += carry
 	lo, carry = bits.Add64(lo, xLo, 0)
-	hi, carry1 := bits.Add64(hi, xHi, carry)
-	hi, carry2 := bits.Add64(hi, yLo, 0)
-	if yHi|carry1|carry2 != 0 {
+	hi, carry = bits.Add64(hi, xHi, carry)
+	if carry != 0 {
 		return ID{}, ErrOutOfRange
 	}
 	// Writing the named result in place avoids building the ID in a
-	// temporary and copying it, which stalls on store forwarding.
+	// temporary and copying it.
 	binary.BigEndian.PutUint64(id[0:8], hi)
 	binary.BigEndian.PutUint64(id[8:16], lo)
 	return id, nil
 }
 
-// lane returns the value of six digits, most significant first.
-func lane(d0, d1, d2, d3, d4, d5 byte) uint64 {
-	p0 := uint64(d0)*36 + uint64(d1)
-	p1 := uint64(d2)*36 + uint64(d3)
-	p2 := uint64(d4)*36 + uint64(d5)
-	return p0*radix4 + p1*radix2 + p2
+const (
+	radix8    = 2821109907456        // 36^8
+	radix16Hi = 431439               // 36^16 >> 64
+	radix16Lo = 16293529225644736512 // 36^16 mod 2^64
+	w1Max     = 42756232765793       // floor((2^128-1) / 36^16)
+)
+
+// load64 returns s[i:i+8] as a little-endian word; the compiler merges the
+// byte loads into one, for strings as well as byte slices.
+func load64[T text](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
-// invalidCharacter finds the first byte outside the alphabet. It runs only
-// when decode has already seen one.
-func invalidCharacter[T text](s T) error {
+// The SWAR helpers below take eight characters packed little-endian in a
+// word, so the first character is in the low byte. ones and high repeat 0x01
+// and 0x80 in every byte.
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+)
+
+// valid8 sets the top bit of each byte of x that is in [0-9a-zA-Z], provided
+// the byte is below 0x80; the caller clears the top bit of the others with
+// &^ x. The other bits of the result are noise.
+//
+// For a byte c < 0x80, c + (0x80-k) has its top bit set iff c >= k, and no
+// lane carries into the next. With l = c|0x20 (which maps 'A'-'Z' onto 'a'-'z'
+// and leaves digits alone), the four tests c >= '0', c > '9', l >= 'a' and
+// l > 'z' hold on nested sets of bytes (each implies the one before), so
+// their exclusive or holds exactly on the digits and the letters. A lane with
+// c >= 0x80 may carry into the next lane, but it fails the &^ x test itself,
+// so the word is rejected anyway.
+func valid8(x uint64) uint64 {
+	lower := x | 0x20*ones
+	return (x + (0x80-'0')*ones) ^ (x + (0x80-'9'-1)*ones) ^
+		(lower + (0x80-'a')*ones) ^ (lower + (0x80-'z'-1)*ones)
+}
+
+// value8 returns the value of the eight valid Base36 digits in x.
+func value8(x uint64) uint64 {
+	// Digit values: c - '0' for digits, (c|0x20) - 'a' + 10 for letters,
+	// which are the valid bytes with bit 6 set. No lane borrows.
+	v := (x | 0x20*ones) - '0'*ones - (x>>6&ones)*('a'-10-'0')
+	// Pairs in 16-bit lanes, quads in 32-bit lanes, then the octet: each
+	// step scales the more significant (lower) half of a lane by the power
+	// of 36 its partner spans. The masks come before the multiplications
+	// because a pair (up to 1295) does not fit in a byte, nor a quad in 16
+	// bits.
+	v = (v&0x00ff00ff00ff00ff)*36 + (v >> 8 & 0x00ff00ff00ff00ff)
+	v = (v&0x0000ffff0000ffff)*radix2 + (v >> 16 & 0x0000ffff0000ffff)
+	return uint64(uint32(v))*radix4 + v>>32
+}
+
+// decodeError reports why decode rejected s, which has the right length: the
+// first invalid byte if there is one, else a value above 2^128-1. It is kept
+// out of line so that decode's fast path stays small.
+//
+//go:noinline
+func decodeError[T text](s T) error {
 	for i := range len(s) {
 		if digitValues[s[i]] == invalidDigit {
 			return &InvalidCharacterError{Offset: i, Char: s[i]}
 		}
 	}
-	return ErrInvalidCharacter // not reached: decode saw an invalid byte
+	return ErrOutOfRange
 }
