@@ -11,15 +11,15 @@ var (
 	sinkID    ID
 	sinkStr   string
 	sinkBytes []byte
-	sinkTime  time.Time
 )
 
 // BenchmarkTimeNow is the yardstick for the generator targets: a bare
-// time.Now() in the same run.
+// time.Now() in the same run. b.Loop keeps the call from being optimized
+// away; the generator benchmarks below keep their results the same way.
 func BenchmarkTimeNow(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkTime = time.Now()
+		time.Now()
 	}
 }
 
@@ -58,7 +58,7 @@ func BenchmarkGenerate(b *testing.B) {
 	b.ReportAllocs()
 	g := NewGenerator()
 	for b.Loop() {
-		sinkID, _ = g.Generate()
+		g.Generate()
 	}
 }
 
@@ -79,7 +79,7 @@ func BenchmarkGenerateParallel(b *testing.B) {
 func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkID = New()
+		New()
 	}
 }
 

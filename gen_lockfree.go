@@ -250,7 +250,11 @@ func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, er
 			next, nextTs = hot+1, current
 		case timestamp > current && timestamp-renewedAt < renewalInterval && renewedAt != 0:
 			// A new millisecond in the epoch: counter_lo starts at random.
-			if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
+			if lo == notDrawn && entropy == notDrawn && g.rng == nil {
+				// One 64-bit draw covers both numbers.
+				r := g.shared.Uint64()
+				lo, entropy = r>>40, r&(1<<32-1)
+			} else if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
 				return ID{}, err
 			}
 			next, nextTs = packHot(tag, timestamp-renewedAt, carries, lo), timestamp
@@ -270,8 +274,12 @@ func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, er
 			}
 		}
 
-		if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
-			return ID{}, err
+		if entropy == notDrawn {
+			if g.rng == nil {
+				entropy = g.shared.Uint64() & (1<<32 - 1) // inlined: the hot path
+			} else if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
+				return ID{}, err
+			}
 		}
 		counterHiNow := uint32(hiBase+next>>carryShift&maxCarries) & counterMask
 		binary.BigEndian.PutUint64(id[0:8], nextTs<<16|uint64(counterHiNow)>>8)
