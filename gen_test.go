@@ -276,16 +276,45 @@ func TestConcurrentUniqueAndOrdered(t *testing.T) {
 		t.Errorf("received %s, then generated smaller %s", k.(ID), v.(ID))
 		return true
 	})
-	all := slices.Concat(results...)
+	sortedUnique(t, results, goroutines*n)
+}
+
+// sortedUnique merges the IDs that several goroutines collected, sorts them
+// and fails the test on a duplicate or a missing ID.
+func sortedUnique(t *testing.T, perGoroutine [][]ID, want int) []ID {
+	t.Helper()
+	all := slices.Concat(perGoroutine...)
+	if len(all) != want {
+		t.Fatalf("collected %d IDs, want %d", len(all), want)
+	}
 	slices.SortFunc(all, ID.Compare)
 	for i := 1; i < len(all); i++ {
 		if all[i] == all[i-1] {
 			t.Fatalf("duplicate ID %s", all[i])
 		}
 	}
-	if len(all) != goroutines*n {
-		t.Fatalf("collected %d IDs, want %d", len(all), goroutines*n)
+	return all
+}
+
+// mintIncreasing calls next n times and fails the test unless every ID is
+// larger than the one before.
+func mintIncreasing(t *testing.T, n int, next func() (ID, error)) []ID {
+	ids := make([]ID, 0, n)
+	prev := ID{}
+	for range n {
+		id, err := next()
+		if err != nil {
+			t.Error(err)
+			return ids
+		}
+		if id.Compare(prev) <= 0 {
+			t.Errorf("%s after %s", id, prev)
+			return ids
+		}
+		ids = append(ids, id)
+		prev = id
 	}
+	return ids
 }
 
 func TestFill(t *testing.T) {
@@ -342,34 +371,17 @@ func TestConcurrentEpochChanges(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ids := make([]ID, 0, perGoroutine)
-			prev := ID{}
-			for range perGoroutine {
-				// The allowance is unlimited: a goroutine descheduled for a
-				// few ms falls many synthetic seconds behind the others.
-				id, err := g.GenerateOrAbortCore(base+calls.Add(1)/20, MaxTimestamp)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if id.Compare(prev) <= 0 {
-					t.Errorf("goroutine %d: %s after %s", w, id, prev)
-					return
-				}
-				ids = append(ids, id)
-				prev = id
-			}
-			results[w] = ids
+			// The allowance is unlimited: a goroutine descheduled for a few
+			// ms falls many synthetic seconds behind the others.
+			results[w] = mintIncreasing(t, perGoroutine, func() (ID, error) {
+				return g.GenerateOrAbortCore(base+calls.Add(1)/20, MaxTimestamp)
+			})
 		}()
 	}
 	wg.Wait()
-	all := slices.Concat(results...)
-	slices.SortFunc(all, ID.Compare)
+	all := sortedUnique(t, results, goroutines*perGoroutine)
 	renewals := 0
 	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate ID %s", all[i])
-		}
 		if all[i].CounterHi() != all[i-1].CounterHi() {
 			renewals++
 		}
