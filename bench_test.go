@@ -109,3 +109,25 @@ func BenchmarkFill(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/id")
 }
+
+func BenchmarkPoolGenerate(b *testing.B) {
+	b.ReportAllocs()
+	p := NewPool()
+	for b.Loop() {
+		p.Generate()
+	}
+}
+
+// BenchmarkPoolGenerateParallel reports the time per ID with every P
+// minting from one Pool at once.
+func BenchmarkPoolGenerateParallel(b *testing.B) {
+	b.ReportAllocs()
+	p := NewPool()
+	b.RunParallel(func(pb *testing.PB) {
+		var id ID
+		for pb.Next() {
+			id = p.Generate()
+		}
+		_ = id
+	})
+}

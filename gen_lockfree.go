@@ -2,7 +2,6 @@ package scru128
 
 import (
 	"encoding/binary"
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -185,14 +184,9 @@ func (g *Generator) draw() (uint32, error) {
 }
 
 func (g *Generator) drawFromReader() (uint32, error) {
-	var b [4]byte
 	g.mu.Lock()
-	_, err := io.ReadFull(g.rng, b[:])
-	g.mu.Unlock()
-	if err != nil {
-		return 0, fmt.Errorf("scru128: reading random bytes: %w", err)
-	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+	defer g.mu.Unlock()
+	return readUint32(g.rng)
 }
 
 // notDrawn marks a random number a call has not drawn yet. A

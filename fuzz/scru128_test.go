@@ -80,54 +80,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// steps decodes a fuzz input into a sequence of generator calls and the
-// random byte stream they draw from. Each call takes three bytes: an
-// operation byte (bit 0: abort or reset form; bits 1-3: how the timestamp
-// moves; bits 4-6: the allowance) and a 16-bit value v.
-type step struct {
-	timestamp, allowance uint64
-	abort                bool
-}
-
-func decodeSteps(data []byte) ([]step, []byte) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	n := int(data[0]%64) + 1
-	data = data[1:]
-	var steps []step
-	prev := uint64(1_700_000_000_000)
-	for ; n > 0 && len(data) >= 3; n-- {
-		op, v := data[0], uint64(data[1])<<8|uint64(data[2])
-		data = data[3:]
-		var ts uint64
-		switch op >> 1 & 7 {
-		case 0:
-			ts = prev
-		case 1:
-			ts = prev + v%4
-		case 2:
-			ts = prev + v
-		case 3:
-			ts = prev - v%16
-		case 4:
-			ts = prev - v*16 // may pass any allowance
-		case 5:
-			ts = v // includes 0, which is invalid
-		case 6:
-			ts = naive.MaxTimestamp - v%4 + v>>14 // around the top, past it
-		case 7:
-			ts = prev + 1000*(v%3) - v>>2%3 // around counter_hi renewal
-		}
-		allowances := [8]uint64{10_000, 0, 1, 1000, v, naive.MaxTimestamp, naive.MaxTimestamp + 1, 5}
-		steps = append(steps, step{ts, allowances[op>>4&7], op&1 == 1})
-		if ts != 0 && ts <= naive.MaxTimestamp {
-			prev = ts
-		}
-	}
-	return steps, data
-}
-
 // FuzzCore drives Generator's core methods and the reference algorithm with
 // the same timestamps and byte stream and requires the same IDs and errors.
 // A stream of 0xff bytes reaches counter overflows in one step.
@@ -135,17 +87,17 @@ func FuzzCore(f *testing.F) {
 	f.Add([]byte{5, 0, 0, 0, 0, 0, 0, 2, 0, 1, 14, 0, 3, 8, 0x10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add(append([]byte{8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 1, 0, 8, 0xff, 0xff, 1, 0, 0}, bytes.Repeat([]byte{0xff}, 64)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		steps, stream := decodeSteps(data)
+		steps, stream := naive.DecodeSteps(data)
 		g := scru128.NewGeneratorWithRng(bytes.NewReader(stream))
 		ref := naive.Core{Rng: bytes.NewReader(stream)}
 		for i, s := range steps {
-			want, wantErr := ref.Generate(s.timestamp, s.allowance, s.abort)
+			want, wantErr := ref.Generate(s.Timestamp, s.Allowance, s.Abort)
 			var got scru128.ID
 			var err error
-			if s.abort {
-				got, err = g.GenerateOrAbortCore(s.timestamp, s.allowance)
+			if s.Abort {
+				got, err = g.GenerateOrAbortCore(s.Timestamp, s.Allowance)
 			} else {
-				got, err = g.GenerateOrResetCore(s.timestamp, s.allowance)
+				got, err = g.GenerateOrResetCore(s.Timestamp, s.Allowance)
 			}
 			if !sameError(err, wantErr) || err == nil && got != scru128.ID(want) {
 				t.Fatalf("step %d %+v: got %x, %v; naive %x, %v", i, s, got, err, want, wantErr)

@@ -20,31 +20,31 @@ import (
 // a fresh one from crypto/rand.
 const ReseedInterval = time.Second
 
-// bufferWords is the number of 64-bit values a Source computes per refill.
-const bufferWords = 32
+// bufferValues is the number of 32-bit values a Source computes per refill.
+const bufferValues = 64
 
 // Source is a buffered ChaCha8 stream seeded from crypto/rand. It hands out
-// values from a block of 32 precomputed words and refills the block in a
-// separate slow path, which also reseeds from crypto/rand once
+// values from a block of 64 precomputed 32-bit words and refills the block
+// in a separate slow path, which also reseeds from crypto/rand once
 // ReseedInterval has passed since the last seed. A Source must be used by
 // one goroutine at a time.
 type Source struct {
-	buf      [bufferWords]uint64
-	pos      int // next unread word in buf; bufferWords means empty
+	buf      [bufferValues]uint32
+	pos      int // next unread value in buf; bufferValues means empty
 	rng      rand.ChaCha8
 	seededAt time.Time // carries a monotonic reading
 }
 
 // NewSource returns a Source seeded from crypto/rand.
 func NewSource() *Source {
-	s := &Source{pos: bufferWords}
+	s := &Source{pos: bufferValues}
 	s.reseed()
 	return s
 }
 
-// Uint64 returns 64 random bits.
-func (s *Source) Uint64() uint64 {
-	if s.pos < bufferWords {
+// Uint32 returns 32 random bits.
+func (s *Source) Uint32() uint32 {
+	if s.pos < bufferValues {
 		v := s.buf[s.pos]
 		s.pos++
 		return v
@@ -52,17 +52,18 @@ func (s *Source) Uint64() uint64 {
 	return s.refill()
 }
 
-// Uint32 returns 32 random bits.
-func (s *Source) Uint32() uint32 { return uint32(s.Uint64() >> 32) }
+// Uint64 returns 64 random bits.
+func (s *Source) Uint64() uint64 { return uint64(s.Uint32())<<32 | uint64(s.Uint32()) }
 
 // refill computes the next block, reseeding first if the key is due, and
-// returns its first word.
-func (s *Source) refill() uint64 {
+// returns its first value.
+func (s *Source) refill() uint32 {
 	if time.Since(s.seededAt) >= ReseedInterval {
 		s.reseed()
 	}
-	for i := range s.buf {
-		s.buf[i] = s.rng.Uint64()
+	for i := 0; i < bufferValues; i += 2 {
+		v := s.rng.Uint64()
+		s.buf[i], s.buf[i+1] = uint32(v>>32), uint32(v)
 	}
 	s.pos = 1
 	return s.buf[0]

@@ -1,0 +1,98 @@
+package scru128
+
+import (
+	"sync"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/fastid/scru128/internal/clock"
+	"github.com/fastid/scru128/internal/entropy"
+)
+
+// Pool mints SCRU128 IDs for throughput on many cores, giving up the order
+// between goroutines that a Generator keeps. It is safe for concurrent use
+// and does not allocate.
+//
+// A Pool is a set of shards, each a complete single-threaded generator with
+// its own state and its own ChaCha8 entropy buffer, padded so that no two
+// shards share a cache line. A call takes the shard cached for the P
+// (processor) it runs on, from a sync.Pool, mints with it and puts it back,
+// so no memory is written by two cores on every call, and minting scales
+// with cores.
+//
+// What a Pool guarantees:
+//
+//   - Unique: each shard's stream never repeats, and shards start with
+//     fresh random counters, so two shards collide only if their counter_hi
+//     (renewed every second), their counter_lo ranges (renewed every
+//     millisecond) and a 32-bit entropy all coincide within one
+//     millisecond; the README computes how rarely.
+//   - Time-ordered to the millisecond: an ID's timestamp is the wall-clock
+//     millisecond of the call, or a few milliseconds ahead after a counter
+//     overflow, as the specification allows. A shard that finds the clock
+//     moved back by up to 10 s goes on from its last timestamp; beyond that
+//     it resets, like Generator.Generate.
+//   - Each shard's own stream follows the specification's field rules. IDs
+//     from different shards are not ordered within a millisecond: a
+//     goroutine that needs its IDs in order must use a Generator.
+//   - sync.Pool may drop shards at a garbage collection; a dropped shard is
+//     never used again, and the shard that replaces it starts with fresh
+//     randomness from crypto/rand, like any other new shard.
+//
+// The zero Pool is not usable: make one with NewPool.
+type Pool struct {
+	clock  *clock.Clock
+	shards sync.Pool // of *shard
+}
+
+// shard is one generator of a Pool, alone on its cache lines.
+type shard struct {
+	_    cpu.CacheLinePad
+	core core
+	_    cpu.CacheLinePad
+}
+
+// NewPool returns a Pool whose shards take their random numbers from
+// ChaCha8 seeded from crypto/rand and their time from the system clock.
+func NewPool() *Pool {
+	p := &Pool{clock: clock.New()}
+	p.shards.New = func() any { return &shard{core: core{src: entropy.NewSource()}} }
+	return p
+}
+
+// Generate returns a new ID. It panics only if the system clock reads
+// before 1970 or after the year 10889, which no ID can represent.
+func (p *Pool) Generate() ID {
+	s := p.shards.Get().(*shard)
+	hi, lo, err := s.core.next(p.clock.Millis(), DefaultRollbackAllowance, false)
+	p.shards.Put(s)
+	if err != nil {
+		panic(err) // only ErrInvalidTimestamp: a shard's Source never fails
+	}
+	return FromUint64s(hi, lo)
+}
+
+// AppendNew mints a new ID as Generate does and appends its 25-digit text
+// to b. It does not allocate when b has room for 25 more bytes.
+func (p *Pool) AppendNew(b []byte) []byte {
+	b, _ = p.Generate().AppendText(b)
+	return b
+}
+
+// defaultPool backs NewUnordered, NewUnorderedString and AppendNewUnordered.
+var defaultPool = NewPool()
+
+// NewUnordered returns a new ID from a package-level Pool. It scales with
+// cores where New contends, but IDs minted at the same time by different
+// goroutines are not ordered within their millisecond; IDs from one
+// goroutine are not ordered either, since it may move between Ps. Use New
+// when order matters.
+func NewUnordered() ID { return defaultPool.Generate() }
+
+// NewUnorderedString returns the text of a new ID from the package-level
+// Pool. It makes one allocation, the string.
+func NewUnorderedString() string { return defaultPool.Generate().String() }
+
+// AppendNewUnordered mints a new ID from the package-level Pool and appends
+// its 25-digit text to b. It does not allocate when b has room.
+func AppendNewUnordered(b []byte) []byte { return defaultPool.AppendNew(b) }
