@@ -18,6 +18,11 @@
 // across all goroutines, and never repeat. New, Generate and AppendNew do
 // not allocate.
 //
+// NewUnordered, NewUnorderedString and AppendNewUnordered mint from a
+// package-level Pool instead: per-P shards that scale with cores, giving up
+// the order between goroutines within a millisecond. IDs stay unique and
+// time-ordered to the millisecond. Use New when order matters.
+//
 // Make your own Generator with NewGenerator when you want a stream of your
 // own, or NewGeneratorWithRng to supply the random bytes. Generate resets
 // the stream if the clock moves back by more than 10 seconds, as the
