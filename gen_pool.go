@@ -45,18 +45,27 @@ type Pool struct {
 	shards sync.Pool // of *shard
 }
 
-// shard is one generator of a Pool, alone on its cache lines.
+// shard is one generator of a Pool with its entropy, alone on its cache
+// lines: everything a call writes lies between the pads.
 type shard struct {
-	_    cpu.CacheLinePad
-	core core
-	_    cpu.CacheLinePad
+	_      cpu.CacheLinePad
+	core   core
+	source entropy.Source
+	_      cpu.CacheLinePad
+}
+
+func newShard() any {
+	s := new(shard)
+	s.source.Init()
+	s.core.src = &s.source
+	return s
 }
 
 // NewPool returns a Pool whose shards take their random numbers from
 // ChaCha8 seeded from crypto/rand and their time from the system clock.
 func NewPool() *Pool {
 	p := &Pool{clock: clock.New()}
-	p.shards.New = func() any { return &shard{core: core{src: entropy.NewSource()}} }
+	p.shards.New = newShard
 	return p
 }
 

@@ -37,9 +37,16 @@ type Source struct {
 
 // NewSource returns a Source seeded from crypto/rand.
 func NewSource() *Source {
-	s := &Source{pos: bufferValues}
-	s.reseed()
+	s := new(Source)
+	s.Init()
 	return s
+}
+
+// Init seeds s from crypto/rand and empties its buffer, for a Source held
+// by value inside another structure.
+func (s *Source) Init() {
+	s.pos = bufferValues
+	s.reseed()
 }
 
 // Uint32 returns 32 random bits.
