@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fastid/scru128/bench"
+)
+
+func TestParseLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want sample
+		ok   bool
+	}{
+		{"BenchmarkMint/fastid-scru128-2         	25904132	        45.12 ns/op	       0 B/op	       0 allocs/op",
+			sample{"Mint", "fastid-scru128", 45.12, 0}, true},
+		{"BenchmarkMintString/oklog-ulid-16   1000  127.9 ns/op  64 B/op  2 allocs/op",
+			sample{"MintString", "oklog-ulid", 127.9, 2}, true},
+		{"BenchmarkFloor/time.Now-2  100  46.2 ns/op", sample{"Floor", "time.Now", 46.2, 0}, true},
+		{"BenchmarkParse/rs-xid   100  14.8 ns/op  0 B/op  0 allocs/op", sample{"Parse", "rs-xid", 14.8, 0}, true},
+		{"goos: linux", sample{}, false},
+		{"PASS", sample{}, false},
+		{"BenchmarkMint/x-2 --- SKIP", sample{}, false},
+	} {
+		got, ok := parseLine(tc.line)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("parseLine(%q) = %+v, %v; want %+v, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	if m := median([]float64{5, 1, 3}); m != 3 {
+		t.Errorf("odd median = %v", m)
+	}
+	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("even median = %v", m)
+	}
+}
+
+// testReport builds a report from go test output for two libraries.
+func testReport(t *testing.T) *report {
+	t.Helper()
+	out := `BenchmarkMint/fastid-scru128-2  1  40 ns/op  0 B/op  0 allocs/op
+BenchmarkMint/fastid-scru128-2  1  50 ns/op  0 B/op  0 allocs/op
+BenchmarkMint/fastid-scru128-2  1  45 ns/op  0 B/op  0 allocs/op
+BenchmarkMint/oklog-ulid-2  1  90 ns/op  16 B/op  1 allocs/op
+BenchmarkMint/oklog-ulid-2  1  80 ns/op  16 B/op  1 allocs/op
+BenchmarkMint/oklog-ulid-2  1  100 ns/op  16 B/op  1 allocs/op
+BenchmarkParse/fastid-scru128-2  1  12 ns/op  0 B/op  0 allocs/op
+BenchmarkParse/oklog-ulid-2  1  10 ns/op  0 B/op  0 allocs/op
+BenchmarkFloor/time.Now-2  1  46 ns/op
+BenchmarkFloor/chacha8-uint64-2  1  4.5 ns/op
+`
+	res, err := collect(strings.NewReader(out), io.Discard, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var libs []bench.Lib
+	for _, l := range bench.Libs() {
+		if l.Name == "fastid-scru128" || l.Name == "oklog-ulid" {
+			libs = append(libs, l)
+		}
+	}
+	return &report{machine: "test CPU", command: "go run ./cmd/compare", count: 3, results: res, libs: libs}
+}
+
+func TestMarkdown(t *testing.T) {
+	md := testReport(t).markdown()
+	for _, want := range []string{
+		"Machine: test CPU.",
+		"| library | Mint | Parse |",
+		"| fastid-scru128 | **45.0 ns**, 0 allocs, 1.00x | 12.0 ns, 0 allocs, 1.00x |",
+		"| oklog-ulid | 90.0 ns, 1 alloc, 2.00x | **10.0 ns**, 0 allocs, 0.83x |",
+		"| time.Now | 46.0 |",
+		"| chacha8-uint64 | 4.50 |",
+		"- oklog-ulid: Make; MarshalTextTo; ParseStrict.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Index(md, "| time.Now") > strings.Index(md, "| chacha8-uint64") {
+		t.Error("floor parts out of order")
+	}
+}
+
+func TestSVGIsWellFormed(t *testing.T) {
+	svg := testReport(t).svg()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	bars := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("invalid SVG: %v\n%s", err, svg)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "title" {
+			bars++
+		}
+	}
+	if bars != 4 {
+		t.Fatalf("%d bars, want 4 (2 operations x 2 libraries)", bars)
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for in, want := range map[float64]float64{0: 1, 3: 5, 10: 10, 11: 20, 199: 200, 201: 500, 0.3: 0.5} {
+		if got := niceCeil(in); got != want {
+			t.Errorf("niceCeil(%v) = %v, want %v", in, got, want)
+		}
+	}
+}

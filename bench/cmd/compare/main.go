@@ -1,0 +1,161 @@
+// Command compare runs the comparison benchmarks of the bench module and
+// prints a markdown table of the results: one row per library, one column
+// per operation, each cell the median ns/op and allocs/op over -count runs
+// with its ratio to fastid-scru128, the fastest per column in bold.
+//
+// Run it from the bench module:
+//
+//	go run ./cmd/compare [-count 6] [-benchtime 500ms] [-cpu N] [-run REGEXP] [-out DIR]
+//
+// With -out it also writes DIR/results.md and DIR/results.svg, a bar chart
+// of ns/op per operation grouped by library. It takes minutes: it prints a
+// progress line as each benchmark finishes.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/fastid/scru128/bench"
+)
+
+func main() {
+	count := flag.Int("count", 6, "runs of each benchmark; each cell is the median")
+	benchtime := flag.String("benchtime", "500ms", "go test -benchtime for each run")
+	cpu := flag.Int("cpu", 0, "GOMAXPROCS for the benchmarks (0: go test's default)")
+	run := flag.String("run", ".", "regexp selecting benchmarks, as go test -bench takes it")
+	out := flag.String("out", "", "directory to write results.md and results.svg to")
+	flag.Parse()
+	if flag.NArg() > 0 || *count < 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := compare(ctx, *count, *benchtime, *cpu, *run, *out); err != nil {
+		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func compare(ctx context.Context, count int, benchtime string, cpu int, run, out string) error {
+	args := []string{"test", "-run", "^$", "-bench", run, "-benchmem",
+		"-count", fmt.Sprint(count), "-benchtime", benchtime}
+	if cpu > 0 {
+		args = append(args, "-cpu", fmt.Sprint(cpu))
+	}
+	args = append(args, ".")
+	dir, err := moduleDir(ctx)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	command := "go " + strings.Join(args, " ")
+	fmt.Fprintf(os.Stderr, "running %s in %s\n", command, dir)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	results, readErr := collect(stdout, os.Stderr, count)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("%s: %w", command, err)
+	}
+	if readErr != nil {
+		return readErr
+	}
+	if len(results.samples) == 0 {
+		return errors.New("no benchmark results: does -run match any benchmark?")
+	}
+	fmt.Fprintf(os.Stderr, "done in %v\n\n", time.Since(start).Round(time.Second))
+
+	report := report{
+		machine: machineLine(),
+		command: commandLine(count, benchtime, cpu, run),
+		count:   count,
+		results: results,
+		libs:    bench.Libs(),
+	}
+	table := report.markdown()
+	fmt.Print(table)
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "results.md"), []byte(table), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "results.svg"), []byte(report.svg()), 0o644)
+}
+
+// moduleDir returns the root of the bench module, where the benchmarks are.
+func moduleDir(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/fastid/scru128/bench").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the bench module (run compare from inside it): %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// collect reads go test's output, keeps the benchmark results and prints a
+// progress line for each.
+func collect(r io.Reader, progress io.Writer, count int) (*results, error) {
+	res := newResults()
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		s, ok := parseLine(line)
+		if !ok {
+			if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") || strings.Contains(line, "panic:") {
+				fmt.Fprintln(progress, line)
+			}
+			continue
+		}
+		res.add(s)
+		n++
+		fmt.Fprintf(progress, "[%3d] %-40s run %d/%d  %8.2f ns/op  %g allocs/op\n",
+			n, s.op+"/"+s.lib, res.runs(s.op, s.lib), count, s.nsPerOp, s.allocsPerOp)
+	}
+	return res, sc.Err()
+}
+
+func machineLine() string {
+	model := strings.TrimSpace(cpuid.CPU.BrandName)
+	if model == "" {
+		model = "unknown CPU"
+	}
+	return fmt.Sprintf("%s, %d logical cores (%d physical), %s %s/%s",
+		model, runtime.NumCPU(), cpuid.CPU.PhysicalCores, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func commandLine(count int, benchtime string, cpu int, run string) string {
+	s := fmt.Sprintf("go run ./cmd/compare -count %d -benchtime %s", count, benchtime)
+	if cpu > 0 {
+		s += fmt.Sprintf(" -cpu %d", cpu)
+	}
+	if run != "." {
+		s += fmt.Sprintf(" -run '%s'", run)
+	}
+	return s
+}

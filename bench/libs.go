@@ -1,0 +1,197 @@
+// Package bench compares fastid's ID libraries with the Go ID libraries
+// people use today, operation by operation, on the same machine in the same
+// run. The benchmarks are in bench_test.go; `go run ./cmd/compare` runs them
+// and writes the table and chart.
+package bench
+
+import (
+	crand "crypto/rand"
+	"time"
+
+	gofrs "github.com/gofrs/uuid/v5"
+	"github.com/google/uuid"
+	"github.com/oklog/ulid/v2"
+	"github.com/rs/xid"
+	"github.com/segmentio/ksuid"
+
+	"github.com/fastid/scru128"
+)
+
+// Lib is one library, or one way of using a library, under comparison. Each
+// operation is a closure over typed values so that no library pays for
+// boxing; every closure stores its result where the compiler cannot drop
+// it. A nil operation is one the library cannot do; Note says why.
+type Lib struct {
+	Name string
+	// Setup and Teardown run around each of the library's benchmarks, for
+	// libraries with process-wide switches.
+	Setup, Teardown func()
+
+	Mint       func()                  // a new ID through the thread-safe call the library recommends
+	MintString func() string           // a new ID as its canonical string
+	MintAppend func(dst []byte) []byte // a new ID appended as text to dst
+	Encode     func(dst []byte) []byte // an existing ID appended as text to dst
+	String     func() string           // an existing ID's String()
+	Parse      func() error            // an existing ID's canonical text back to an ID
+
+	Note string // what the table should say about missing or unusual operations
+}
+
+// Typed sinks keep results alive without converting them to interfaces.
+var (
+	sinkSCRU128 scru128.ID
+	sinkULID    ulid.ULID
+	sinkGoogle  uuid.UUID
+	sinkGofrs   gofrs.UUID
+	sinkXID     xid.ID
+	sinkKSUID   ksuid.KSUID
+)
+
+// Libs lists the libraries in the order of the table; the first is ours,
+// the one every ratio refers to.
+func Libs() []Lib {
+	scru := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	scruText := scru.String()
+
+	ul := ulid.MustParseStrict("01J9Z3CWSW4V2A2T9D3M8QY6KX")
+	ulText := ul.String()
+	// The locked monotonic reader over crypto/rand that oklog/ulid's
+	// documentation shows for concurrent use.
+	monotonic := &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(crand.Reader, 0)}
+	newMonotonic := func() ulid.ULID { return ulid.MustNew(ulid.Timestamp(time.Now()), monotonic) }
+
+	gu := uuid.MustParse("01927e3a-7b39-7c1e-8a6f-2d1b0e9c4f5a")
+	guText := gu.String()
+	fu := gofrs.Must(gofrs.FromString("01927e3a-7b39-7c1e-8a6f-2d1b0e9c4f5a"))
+	fuText := fu.String()
+	x := xid.New()
+	xText := x.String()
+	k := ksuid.New()
+	kText := k.String()
+
+	googleV7 := func() uuid.UUID { return uuid.Must(uuid.NewV7()) }
+	googleV4 := func() uuid.UUID { return uuid.Must(uuid.NewRandom()) }
+	gofrsV7 := func() gofrs.UUID { return gofrs.Must(gofrs.NewV7()) }
+
+	return []Lib{
+		{
+			Name:       "fastid-scru128",
+			Mint:       func() { sinkSCRU128 = scru128.New() },
+			MintString: scru128.NewString,
+			MintAppend: scru128.AppendNew,
+			Encode:     func(dst []byte) []byte { dst, _ = scru.AppendText(dst); return dst },
+			String:     scru.String,
+			Parse:      func() (err error) { sinkSCRU128, err = scru128.Parse(scruText); return err },
+			Note:       "package-level New: one monotonic stream, lock-free",
+		},
+		{
+			Name:       "fastid-scru128-pool",
+			Mint:       func() { sinkSCRU128 = scru128.NewUnordered() },
+			MintString: scru128.NewUnorderedString,
+			MintAppend: scru128.AppendNewUnordered,
+			Note:       "package-level NewUnordered: per-P shards; same codec as fastid-scru128",
+		},
+		{
+			Name:       "oklog-ulid",
+			Mint:       func() { sinkULID = ulid.Make() },
+			MintString: func() string { return ulid.Make().String() },
+			MintAppend: func(dst []byte) []byte {
+				id := ulid.Make()
+				n := len(dst)
+				dst = append(dst, make([]byte, ulid.EncodedSize)...)
+				_ = id.MarshalTextTo(dst[n:])
+				return dst
+			},
+			Encode: func(dst []byte) []byte {
+				n := len(dst)
+				dst = append(dst, make([]byte, ulid.EncodedSize)...)
+				_ = ul.MarshalTextTo(dst[n:])
+				return dst
+			},
+			String: ul.String,
+			Parse:  func() (err error) { sinkULID, err = ulid.ParseStrict(ulText); return err },
+			Note:   "Make; MarshalTextTo; ParseStrict",
+		},
+		{
+			Name:       "oklog-ulid-monotonic",
+			Mint:       func() { sinkULID = newMonotonic() },
+			MintString: func() string { return newMonotonic().String() },
+			Note:       "MustNew with a LockedMonotonicReader over crypto/rand; same codec as oklog-ulid",
+		},
+		{
+			Name:       "google-uuidv7",
+			Mint:       func() { sinkGoogle = googleV7() },
+			MintString: func() string { return googleV7().String() },
+			Encode: func(dst []byte) []byte {
+				text, _ := gu.MarshalText() // no appending form
+				return append(dst, text...)
+			},
+			String: gu.String,
+			Parse:  func() (err error) { sinkGoogle, err = uuid.Parse(guText); return err },
+			Note:   "NewV7; no appending encoder, so Encode is MarshalText and MintAppend is not possible",
+		},
+		{
+			Name:       "google-uuidv7-randpool",
+			Setup:      uuid.EnableRandPool,
+			Teardown:   uuid.DisableRandPool,
+			Mint:       func() { sinkGoogle = googleV7() },
+			MintString: func() string { return googleV7().String() },
+			Note:       "NewV7 after EnableRandPool (process-wide, not safe to toggle while minting)",
+		},
+		{
+			Name:       "google-uuidv4",
+			Mint:       func() { sinkGoogle = googleV4() },
+			MintString: func() string { return googleV4().String() },
+			Note:       "NewRandom; same codec as google-uuidv7",
+		},
+		{
+			Name:       "google-uuidv4-randpool",
+			Setup:      uuid.EnableRandPool,
+			Teardown:   uuid.DisableRandPool,
+			Mint:       func() { sinkGoogle = googleV4() },
+			MintString: func() string { return googleV4().String() },
+			Note:       "NewRandom after EnableRandPool",
+		},
+		{
+			Name:       "gofrs-uuidv7",
+			Mint:       func() { sinkGofrs = gofrsV7() },
+			MintString: func() string { return gofrsV7().String() },
+			Encode: func(dst []byte) []byte {
+				text, _ := fu.MarshalText() // no appending form
+				return append(dst, text...)
+			},
+			String: fu.String,
+			Parse:  func() (err error) { sinkGofrs, err = gofrs.FromString(fuText); return err },
+			Note:   "NewV7; no appending encoder, so Encode is MarshalText and MintAppend is not possible",
+		},
+		{
+			Name:       "rs-xid",
+			Mint:       func() { sinkXID = xid.New() },
+			MintString: func() string { return xid.New().String() },
+			MintAppend: func(dst []byte) []byte { return appendXID(dst, xid.New()) },
+			Encode:     func(dst []byte) []byte { return appendXID(dst, x) },
+			String:     x.String,
+			Parse:      func() (err error) { sinkXID, err = xid.FromString(xText); return err },
+			Note:       "96-bit IDs; Encode into a reused buffer",
+		},
+		{
+			Name:       "segmentio-ksuid",
+			Mint:       func() { sinkKSUID = ksuid.New() },
+			MintString: func() string { return ksuid.New().String() },
+			MintAppend: func(dst []byte) []byte { return ksuid.New().Append(dst) },
+			Encode:     k.Append,
+			String:     k.String,
+			Parse:      func() (err error) { sinkKSUID, err = ksuid.Parse(kText); return err },
+			Note:       "160-bit IDs, second resolution; Append",
+		},
+	}
+}
+
+// appendXID appends id's 20-character text to dst with xid's Encode, which
+// writes into a slice of at least that length.
+func appendXID(dst []byte, id xid.ID) []byte {
+	n := len(dst)
+	dst = append(dst, make([]byte, 20)...)
+	id.Encode(dst[n:])
+	return dst
+}
