@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/xml"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,5 +116,37 @@ func TestNiceCeil(t *testing.T) {
 		if got := niceCeil(in); got != want {
 			t.Errorf("niceCeil(%v) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+func TestRenderSavedResults(t *testing.T) {
+	dir := t.TempDir()
+	saved := "compare-command: go run ./cmd/compare -count 2 -benchtime 1s\ncompare-machine: test CPU\n" +
+		"goos: linux\nBenchmarkMint/fastid-scru128-2  1  40 ns/op  0 B/op  0 allocs/op\n" +
+		"BenchmarkMint/fastid-scru128-2  1  44 ns/op  0 B/op  0 allocs/op\n"
+	from := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(from, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	stdout := os.Stdout
+	os.Stdout, _ = os.Open(os.DevNull)
+	err := render(from, out)
+	os.Stdout = stdout
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "results.md"))
+	for _, want := range []string{"Machine: test CPU.", "`go run ./cmd/compare -count 2 -benchtime 1s`", "median ns/op over 2 runs", "**42.0 ns**"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(out, "results.txt"))
+	if string(raw) != saved {
+		t.Error("results.txt is not the saved input")
+	}
+	if _, err := os.Stat(filepath.Join(out, "results.svg")); err != nil {
+		t.Error(err)
 	}
 }

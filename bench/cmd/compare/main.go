@@ -6,14 +6,18 @@
 // Run it from the bench module:
 //
 //	go run ./cmd/compare [-count 6] [-benchtime 500ms] [-cpu N] [-run REGEXP] [-out DIR]
+//	go run ./cmd/compare -from DIR/results.txt [-out DIR]
 //
-// With -out it also writes DIR/results.md and DIR/results.svg, a bar chart
-// of ns/op per operation grouped by library. It takes minutes: it prints a
+// With -out it also writes DIR/results.md, DIR/results.svg (a bar chart of
+// ns/op per operation, grouped by library) and DIR/results.txt (go test's
+// own output, which benchstat reads). -from renders a saved results.txt
+// instead of running the benchmarks. A run takes minutes: compare prints a
 // progress line as each benchmark finishes.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -37,7 +41,8 @@ func main() {
 	benchtime := flag.String("benchtime", "500ms", "go test -benchtime for each run")
 	cpu := flag.Int("cpu", 0, "GOMAXPROCS for the benchmarks (0: go test's default)")
 	run := flag.String("run", ".", "regexp selecting benchmarks, as go test -bench takes it")
-	out := flag.String("out", "", "directory to write results.md and results.svg to")
+	out := flag.String("out", "", "directory to write results.md, results.svg and results.txt to")
+	from := flag.String("from", "", "render this saved results.txt instead of running the benchmarks")
 	flag.Parse()
 	if flag.NArg() > 0 || *count < 1 {
 		flag.Usage()
@@ -45,7 +50,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := compare(ctx, *count, *benchtime, *cpu, *run, *out); err != nil {
+	var err error
+	if *from != "" {
+		err = render(*from, *out)
+	} else {
+		err = compare(ctx, *count, *benchtime, *cpu, *run, *out)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
 		os.Exit(1)
 	}
@@ -75,7 +86,8 @@ func compare(ctx context.Context, count int, benchtime string, cpu int, run, out
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	results, readErr := collect(stdout, os.Stderr, count)
+	var raw bytes.Buffer
+	results, readErr := collect(io.TeeReader(stdout, &raw), os.Stderr, count)
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("%s: %w", command, err)
 	}
@@ -86,15 +98,45 @@ func compare(ctx context.Context, count int, benchtime string, cpu int, run, out
 		return errors.New("no benchmark results: does -run match any benchmark?")
 	}
 	fmt.Fprintf(os.Stderr, "done in %v\n\n", time.Since(start).Round(time.Second))
-
-	report := report{
+	// The header lets render find the command again.
+	saved := fmt.Sprintf("compare-command: %s\ncompare-machine: %s\n%s", commandLine(count, benchtime, cpu, run), machineLine(), raw.Bytes())
+	return write(&report{
 		machine: machineLine(),
 		command: commandLine(count, benchtime, cpu, run),
 		count:   count,
 		results: results,
 		libs:    bench.Libs(),
+	}, out, []byte(saved))
+}
+
+// render reports a results.txt saved by an earlier run.
+func render(from, out string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
 	}
-	table := report.markdown()
+	results, err := collect(bytes.NewReader(data), io.Discard, 0)
+	if err != nil {
+		return err
+	}
+	r := &report{machine: "unknown", command: "unknown", results: results, libs: bench.Libs()}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "compare-command: "); ok {
+			r.command = v
+		} else if v, ok := strings.CutPrefix(line, "compare-machine: "); ok {
+			r.machine = v
+		}
+	}
+	for _, ss := range results.samples {
+		r.count = max(r.count, len(ss))
+	}
+	return write(r, out, data)
+}
+
+// write prints the table and, with an output directory, saves the table,
+// the chart and the raw results.
+func write(r *report, out string, raw []byte) error {
+	table := r.markdown()
 	fmt.Print(table)
 	if out == "" {
 		return nil
@@ -102,10 +144,16 @@ func compare(ctx context.Context, count int, benchtime string, cpu int, run, out
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(out, "results.md"), []byte(table), 0o644); err != nil {
-		return err
+	for name, data := range map[string][]byte{
+		"results.md":  []byte(table),
+		"results.svg": []byte(r.svg()),
+		"results.txt": raw,
+	} {
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(filepath.Join(out, "results.svg"), []byte(report.svg()), 0o644)
+	return nil
 }
 
 // moduleDir returns the root of the bench module, where the benchmarks are.

@@ -149,6 +149,8 @@ func floorParts(r *results) []string {
 
 func formatNs(ns float64) string {
 	switch {
+	case ns == 0:
+		return "0"
 	case ns >= 100:
 		return fmt.Sprintf("%.0f", ns)
 	case ns >= 10:
