@@ -393,3 +393,22 @@ func TestConcurrentEpochChanges(t *testing.T) {
 		t.Fatalf("counter_hi changed %d times, want about %d", renewals, want)
 	}
 }
+
+// TestGeneratorWithRngConcurrent checks that a generator reading from a
+// caller's io.Reader, which is not safe for concurrent use itself, stays
+// safe: reads are serialized, IDs unique and per-goroutine increasing.
+func TestGeneratorWithRngConcurrent(t *testing.T) {
+	g := NewGeneratorWithRng(&counterReader{}) // races if reads overlap
+	const goroutines, n = 4, 20_000
+	results := make([][]ID, goroutines)
+	var wg sync.WaitGroup
+	for w := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[w] = mintIncreasing(t, n, g.Generate)
+		}()
+	}
+	wg.Wait()
+	sortedUnique(t, results, goroutines*n)
+}

@@ -1,0 +1,79 @@
+package scru128_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastid/scru128"
+)
+
+func ExampleParse() {
+	id, err := scru128.Parse("0372HG16CSMSM50L8DIKCVUKC") // case does not matter
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id)
+	fmt.Println(id.Time().Format("2006-01-02 15:04:05.000"))
+	fmt.Println(id.Timestamp(), id.CounterHi(), id.CounterLo(), id.Entropy())
+	// Output:
+	// 0372hg16csmsm50l8dikcvukc
+	// 2022-04-03 08:17:16.097
+	// 1648973836097 8268596 3320878 3310577788
+}
+
+func ExampleParse_errors() {
+	for _, s := range []string{"0372hg16csmsm50l8dikcvuk", "0372hg16cs_sm50l8dikcvukc", "zzzzzzzzzzzzzzzzzzzzzzzzz"} {
+		_, err := scru128.Parse(s)
+		var ice *scru128.InvalidCharacterError
+		switch {
+		case errors.As(err, &ice):
+			fmt.Println("bad byte at", ice.Offset, "-", err)
+		default:
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// scru128: invalid length
+	// bad byte at 10 - scru128: invalid character '_' (0x5f) at offset 10
+	// scru128: value out of range
+}
+
+func ExampleFromFields() {
+	id, err := scru128.FromFields(0x017fee7fef41, 0x7e2b34, 0x32ac2e, 0xc553687c)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id)
+	// Output: 0372hg16csmsm50l8dikcvukc
+}
+
+func ExampleMinAt() {
+	// All IDs minted in one millisecond sort between these two.
+	lo, _ := scru128.MinAt(1648973836097)
+	hi, _ := scru128.MaxAt(1648973836097)
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	fmt.Println(lo)
+	fmt.Println(hi)
+	fmt.Println(lo.Compare(id) <= 0 && id.Compare(hi) <= 0)
+	// Output:
+	// 0372hg16cpxrrsugrf72fmm0w
+	// 0372hg16cvemukgqtm7zp43jz
+	// true
+}
+
+func ExampleID_AppendText() {
+	buf := make([]byte, 0, 64)
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	buf = append(buf, "id="...)
+	buf, _ = id.AppendText(buf) // no allocation: buf has room
+	fmt.Println(string(buf))
+	// Output: id=0372hg16csmsm50l8dikcvukc
+}
+
+func ExampleGenerator() {
+	g := scru128.NewGenerator()
+	a, _ := g.Generate()
+	b, _ := g.Generate()
+	fmt.Println(a.Compare(b)) // IDs from one generator increase
+	// Output: -1
+}
