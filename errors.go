@@ -34,6 +34,8 @@ type InvalidCharacterError struct {
 	Char   byte // the offending byte
 }
 
+// Error describes the byte and its offset, for example
+// `scru128: invalid character '_' (0x5f) at offset 10`.
 func (e *InvalidCharacterError) Error() string {
 	return "scru128: invalid character " + strconv.QuoteRune(rune(e.Char)) +
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
