@@ -1,12 +1,16 @@
-// Command scru128 generates and inspects SCRU128 IDs.
+// Command scru128 generates and inspects time-ordered IDs: SCRU128 by
+// default, and the other formats of this module.
 //
 // Usage:
 //
-//	scru128 gen [-n N]        print N new IDs, one per line (default 1);
-//	                          -n 0 streams until stdout closes
-//	scru128 inspect [ID ...]  print the fields of each ID as a JSON object;
-//	                          without arguments, read IDs from stdin, one
-//	                          per line
+//	scru128 gen [-format F] [-n N] [-node SPEC]
+//	    print N new IDs, one per line (default 1); -n 0 streams until
+//	    stdout closes. -node sets the node spec of scru64 (default:
+//	    $SCRU64_NODE_SPEC).
+//	scru128 inspect [-format F] [ID ...]
+//	    print the fields of each ID as a JSON object, one per line; the
+//	    format is chosen by the length of each ID unless -format is given.
+//	    Without arguments, read IDs from stdin, one per line.
 //
 // inspect reports an invalid ID on stderr, goes on with the rest and exits
 // with status 1.
@@ -20,23 +24,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/fastid/scru128"
 )
 
-const usage = `Usage:
-  scru128 gen [-n N]        print N new IDs, one per line (default 1);
-                            -n 0 streams until stdout is closed
-  scru128 inspect [ID ...]  print the fields of each ID as JSON, one object
-                            per line; with no arguments, read IDs from stdin
-                            one per line
+func usage() string {
+	return `Usage:
+  scru128 gen [-format ` + formatNames() + `] [-n N] [-node SPEC]
+      print N new IDs, one per line (default 1); -n 0 streams until
+      stdout is closed; -node sets the scru64 node spec, such as 42/8
+      (default: $SCRU64_NODE_SPEC)
+  scru128 inspect [-format F] [ID ...]
+      print the fields of each ID as JSON, one object per line; the format
+      is chosen by each ID's length unless -format is given; with no IDs,
+      read them from stdin, one per line
 
 inspect reports an invalid ID on stderr, goes on with the others and exits
 with status 1.
 `
+}
 
 func main() {
 	// Without this a write to a closed stdout kills the process with
@@ -48,7 +54,7 @@ func main() {
 // run is the whole program; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	switch args[0] {
@@ -57,10 +63,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "inspect":
 		return inspect(args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	fmt.Fprintf(stderr, "scru128: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "scru128: unknown command %q\n\n%s", args[0], usage())
 	return 2
 }
 
@@ -68,8 +74,10 @@ func gen(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("scru128 gen", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	n := flags.Int64("n", 1, "number of IDs to print; 0 streams until stdout is closed")
+	name := flags.String("format", formats[0].name, "ID format: "+formatNames())
+	node := flags.String("node", "", "node spec for scru64, such as 42/8 (default: $SCRU64_NODE_SPEC)")
 	flags.Usage = func() {
-		fmt.Fprint(stderr, "Usage: scru128 gen [-n N]\n")
+		fmt.Fprintf(stderr, "Usage: scru128 gen [-format %s] [-n N] [-node SPEC]\n", formatNames())
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -78,11 +86,20 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if flags.NArg() > 0 || *n < 0 {
+	f, ok := formatByName(*name)
+	if flags.NArg() > 0 || *n < 0 || !ok {
+		if !ok {
+			fmt.Fprintf(stderr, "scru128: unknown format %q\n", *name)
+		}
 		flags.Usage()
 		return 2
 	}
-	err := writeIDs(stdout, *n)
+	mint, err := f.newMinter(*node)
+	if err != nil {
+		fmt.Fprintf(stderr, "scru128: %v\n", err)
+		return 2
+	}
+	err = writeIDs(stdout, *n, mint)
 	if err != nil && !isClosedPipe(err) {
 		fmt.Fprintf(stderr, "scru128: %v\n", err)
 		return 1
@@ -90,31 +107,21 @@ func gen(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeIDs writes n IDs (forever if n is 0). It mints them in batches of
-// 256 with Generator.Fill, one clock reading per batch (about 4 µs), and
-// encodes each straight into a 64 KiB output buffer.
-func writeIDs(w io.Writer, n int64) error {
-	g := scru128.NewGenerator()
+// writeIDs writes n IDs from mint (forever if n is 0), one per line,
+// through a 64 KiB buffer that mint writes into directly.
+func writeIDs(w io.Writer, n int64, mint func([]byte) ([]byte, error)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var batch [256]scru128.ID
-	for remaining := n; n == 0 || remaining > 0; {
-		ids := batch[:]
-		if n != 0 && remaining < int64(len(ids)) {
-			ids = ids[:remaining]
+	for i := int64(0); n == 0 || i < n; i++ {
+		if bw.Available() < 64 {
+			if err := bw.Flush(); err != nil {
+				return err
+			}
 		}
-		if err := g.Fill(ids); err != nil {
+		buf, err := mint(bw.AvailableBuffer())
+		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			if bw.Available() < 26 {
-				if err := bw.Flush(); err != nil {
-					return err
-				}
-			}
-			buf, _ := id.AppendText(bw.AvailableBuffer())
-			bw.Write(append(buf, '\n')) // cannot fail: it fits the buffer
-		}
-		remaining -= int64(len(ids))
+		bw.Write(append(buf, '\n')) // cannot fail: it fits the buffer
 	}
 	return bw.Flush()
 }
@@ -126,27 +133,43 @@ func isClosedPipe(err error) bool {
 }
 
 func inspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			fmt.Fprint(stdout, "Usage: scru128 inspect [ID ...]\n")
+	flags := flag.NewFlagSet("scru128 inspect", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	name := flags.String("format", "", "ID format (default: chosen by the length of each ID): "+formatNames())
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: scru128 inspect [-format %s] [ID ...]\n", formatNames())
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	var forced []format
+	if *name != "" {
+		f, ok := formatByName(*name)
+		if !ok {
+			fmt.Fprintf(stderr, "scru128: unknown format %q\n", *name)
+			return 2
+		}
+		forced = []format{f}
 	}
 	bw := bufio.NewWriter(stdout)
 	defer bw.Flush()
 	status := 0
 	report := func(input string) {
-		id, err := scru128.Parse(input)
+		out, err := describe(input, forced)
 		if err != nil {
 			bw.Flush() // keep stdout and stderr in input order
 			fmt.Fprintf(stderr, "scru128: %q: %v\n", input, err)
 			status = 1
 			return
 		}
-		bw.Write(appendJSON(nil, input, id))
+		bw.Write(out)
 	}
-	if len(args) > 0 {
-		for _, a := range args {
+	if flags.NArg() > 0 {
+		for _, a := range flags.Args() {
 			report(a)
 		}
 		return status
@@ -166,24 +189,25 @@ func inspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-// appendJSON appends one JSON object, and a newline, describing id.
-func appendJSON(b []byte, input string, id scru128.ID) []byte {
-	b = append(b, `{"text":"`...)
-	b, _ = id.AppendText(b)
-	b = append(b, `","timestamp":`...)
-	b = strconv.AppendUint(b, id.Timestamp(), 10)
-	b = append(b, `,"time":"`...)
-	b = id.Time().AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
-	b = append(b, `","counterHi":`...)
-	b = strconv.AppendUint(b, uint64(id.CounterHi()), 10)
-	b = append(b, `,"counterLo":`...)
-	b = strconv.AppendUint(b, uint64(id.CounterLo()), 10)
-	b = append(b, `,"entropy":`...)
-	b = strconv.AppendUint(b, uint64(id.Entropy()), 10)
-	b = append(b, `,"hex":"`...)
-	const hexDigits = "0123456789abcdef"
-	for _, c := range id {
-		b = append(b, hexDigits[c>>4], hexDigits[c&15])
+// describe returns one JSON object, and a newline, for input in the first
+// of the candidate formats (those forced, or those of its length) that
+// parses it; the error is the first format's.
+func describe(input string, candidates []format) ([]byte, error) {
+	if candidates == nil {
+		candidates = detect(input)
 	}
-	return append(b, "\"}\n"...)
+	if len(candidates) == 0 {
+		return nil, fmt.Errorf("%w (%d bytes)", errNoFormat, len(input))
+	}
+	var firstErr error
+	for _, f := range candidates {
+		out, err := f.inspect(nil, input)
+		if err == nil {
+			return append(out, "}\n"...), nil
+		}
+		if firstErr == nil {
+			firstErr = fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	return nil, firstErr
 }

@@ -50,7 +50,8 @@ func TestGenDefaultsToOne(t *testing.T) {
 }
 
 func TestGenRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"gen", "-n", "-1"}, {"gen", "-n", "x"}, {"gen", "extra"}, {"frobnicate"}, {}} {
+	for _, args := range [][]string{{"gen", "-n", "-1"}, {"gen", "-n", "x"}, {"gen", "extra"}, {"gen", "-format", "nope"},
+		{"gen", "-node", "42/8"}, {"inspect", "-format", "nope"}, {"frobnicate"}, {}} {
 		if _, _, status := runCLI(t, "", args...); status != 2 {
 			t.Errorf("%q: status %d, want 2", args, status)
 		}
@@ -139,6 +140,7 @@ func TestInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
+		"format":    "scru128",
 		"text":      "0372hg16csmsm50l8dikcvukc",
 		"timestamp": float64(0x017fee7fef41),
 		"time":      "2022-04-03T08:17:16.097Z",
@@ -169,7 +171,7 @@ func TestInspectStdinWithInvalidLines(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 2 {
 		t.Fatalf("%d objects printed, want 2: %q", n, out)
 	}
-	for _, want := range []string{`"not-an-id"`, "invalid length", `"f5lxx1zz5pnorynqglhzmsp34"`, "out of range"} {
+	for _, want := range []string{`"not-an-id"`, "no ID format has this length (9 bytes)", `"f5lxx1zz5pnorynqglhzmsp34"`, "out of range"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr %q lacks %q", errOut, want)
 		}
@@ -180,7 +182,8 @@ func TestInspectStdinWithInvalidLines(t *testing.T) {
 // 1e9 / ns/op. The target is at least 10 million per second.
 func BenchmarkStream(b *testing.B) {
 	b.ReportAllocs()
-	err := writeIDs(io.Discard, int64(b.N))
+	mint, _ := scru128Format.newMinter("")
+	err := writeIDs(io.Discard, int64(b.N), mint)
 	if err != nil && !errors.Is(err, io.EOF) {
 		b.Fatal(err)
 	}
