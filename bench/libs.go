@@ -15,6 +15,7 @@ import (
 	"github.com/segmentio/ksuid"
 
 	"github.com/fastid/scru128"
+	"github.com/fastid/scru128/scru64"
 )
 
 // Lib is one library, or one way of using a library, under comparison. Each
@@ -40,6 +41,7 @@ type Lib struct {
 // Typed sinks keep results alive without converting them to interfaces.
 var (
 	sinkSCRU128 scru128.ID
+	sinkSCRU64  scru64.ID
 	sinkULID    ulid.ULID
 	sinkGoogle  uuid.UUID
 	sinkGofrs   gofrs.UUID
@@ -52,6 +54,17 @@ var (
 func Libs() []Lib {
 	scru := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
 	scruText := scru.String()
+
+	s64 := scru64.MustParse("0u375nxqh5cq")
+	s64Text := s64.String()
+	// A Generator of its own for every run: node spec 0/1 has the largest
+	// counter (2^23 per 256 ms), and a fresh generator keeps a long run from
+	// using up the 10 s a node may run ahead of the clock.
+	spec, err := scru64.ParseNodeSpec("0/1")
+	if err != nil {
+		panic(err)
+	}
+	s64Gen := scru64.NewGenerator(spec)
 
 	ul := ulid.MustParseStrict("01J9Z3CWSW4V2A2T9D3M8QY6KX")
 	ulText := ul.String()
@@ -90,6 +103,16 @@ func Libs() []Lib {
 			MintString: scru128.NewUnorderedString,
 			MintAppend: scru128.AppendNewUnordered,
 			Note:       "package-level NewUnordered: per-P shards; same codec as fastid-scru128",
+		},
+		{
+			Name:       "fastid-scru64",
+			Mint:       func() { sinkSCRU64 = s64Gen.GenerateOrSleep() },
+			MintString: func() string { return s64Gen.GenerateOrSleep().String() },
+			MintAppend: func(dst []byte) []byte { dst, _ = s64Gen.GenerateOrSleep().AppendText(dst); return dst },
+			Encode:     func(dst []byte) []byte { dst, _ = s64.AppendText(dst); return dst },
+			String:     s64.String,
+			Parse:      func() (err error) { sinkSCRU64, err = scru64.Parse(s64Text); return err },
+			Note:       "63-bit IDs for a realm of nodes: a Generator with node spec 0/1, GenerateOrSleep",
 		},
 		{
 			Name:       "oklog-ulid",

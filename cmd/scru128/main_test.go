@@ -189,3 +189,30 @@ func BenchmarkStream(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mids/s")
 }
+
+func TestSCRU64(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "42/8", "-n", "100")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	lines := strings.Fields(out)
+	if len(lines) != 100 || len(lines[0]) != 12 {
+		t.Fatalf("output %q", out)
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] <= lines[i-1] {
+			t.Fatalf("%s after %s", lines[i], lines[i-1])
+		}
+	}
+	out, errOut, status = runCLI(t, "", "inspect", "0u375nxqh5cq")
+	if status != 0 || !strings.Contains(out, `"format":"scru64"`) || !strings.Contains(out, `"int":110009624767914842`) {
+		t.Fatalf("inspect: status %d, %q %q", status, out, errOut)
+	}
+	t.Setenv("SCRU64_NODE_SPEC", "")
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64"); status != 2 || !strings.Contains(errOut, "SCRU64_NODE_SPEC") {
+		t.Fatalf("gen without a node spec: status %d, stderr %q", status, errOut)
+	}
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1024/8"); status != 2 || errOut == "" {
+		t.Fatalf("gen with a bad node spec: status %d, stderr %q", status, errOut)
+	}
+}

@@ -1,0 +1,79 @@
+package scru64
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Errors returned by this package. Parsing errors that concern one byte are
+// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// errors.Is; node spec errors are *NodeSpecError values, which match
+// ErrInvalidNodeSpec.
+var (
+	// ErrInvalidLength means a text form was not 12 bytes long, or a binary
+	// form not 8 bytes long.
+	ErrInvalidLength = errors.New("scru64: invalid length")
+	// ErrInvalidCharacter means a text form held a byte outside [0-9a-zA-Z].
+	ErrInvalidCharacter = errors.New("scru64: invalid character")
+	// ErrOutOfRange means a value was negative or above 36^12-1 (the largest
+	// ID, zzzzzzzzzzzz), or a field passed to FromParts did not fit its
+	// width.
+	ErrOutOfRange = errors.New("scru64: value out of range")
+	// ErrInvalidTimestamp means a generator was given a time before
+	// 1970-01-01T00:00:00.256Z or at or after MaxTimestamp's tick (in the
+	// year 4261), whose IDs the specification reserves, or that a counter
+	// overflow would have moved the timestamp onto that reserved tick.
+	ErrInvalidTimestamp = errors.New("scru64: invalid timestamp")
+	// ErrClockRollback means the clock was further behind the last ID's
+	// timestamp than the rollback allowance, and the caller asked for an
+	// error instead of a reset. Besides a real rollback, a burst that
+	// overflows the counter for many ticks in a row pushes the timestamp
+	// ahead of the clock and ends the same way.
+	ErrClockRollback = errors.New("scru64: clock rollback beyond the allowance")
+	// ErrInvalidNodeSpec means a node spec string or a node ID and size pair
+	// was rejected. The error returned is a *NodeSpecError, which matches it
+	// under errors.Is and says why.
+	ErrInvalidNodeSpec = errors.New("scru64: invalid node spec")
+	// ErrNoNodeSpec means the global generator has no node spec: the
+	// SCRU64_NODE_SPEC environment variable is unset or invalid and
+	// GlobalGenerator.Initialize was not called.
+	ErrNoNodeSpec = errors.New("scru64: the global generator has no node spec")
+	// ErrAlreadyInitialized means GlobalGenerator.Initialize was called
+	// after the global generator had been configured.
+	ErrAlreadyInitialized = errors.New("scru64: the global generator is already configured")
+)
+
+// InvalidCharacterError reports a byte outside the Base36 alphabet and where
+// it was. errors.Is(err, ErrInvalidCharacter) reports true for it.
+type InvalidCharacterError struct {
+	Offset int  // index of the byte in the input
+	Char   byte // the offending byte
+}
+
+// Error describes the byte and its offset, for example
+// `scru64: invalid character '_' (0x5f) at offset 10`.
+func (e *InvalidCharacterError) Error() string {
+	return "scru64: invalid character " + strconv.QuoteRune(rune(e.Char)) +
+		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+}
+
+// Is reports whether target is ErrInvalidCharacter.
+func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
+
+// NodeSpecError reports a rejected node spec: the input as given (a string
+// for ParseNodeSpec, the node ID and size otherwise) and what is wrong with
+// it. errors.Is(err, ErrInvalidNodeSpec) reports true for it.
+type NodeSpecError struct {
+	Input  string // the node spec string, or "<nodeID>/<size>" for a pair
+	Reason string // what is wrong, for example "node ID size 24 is not in 1..23"
+}
+
+// Error describes the input and the reason, for example
+// `scru64: invalid node spec "0/24": node ID size 24 is not in 1..23`.
+func (e *NodeSpecError) Error() string {
+	return "scru64: invalid node spec " + strconv.Quote(e.Input) + ": " + e.Reason +
+		` (want <node ID>/<size> such as "42/8", "0xb00/12" or "0u2r85hm2pt3/16")`
+}
+
+// Is reports whether target is ErrInvalidNodeSpec.
+func (e *NodeSpecError) Is(target error) bool { return target == ErrInvalidNodeSpec }

@@ -1,0 +1,91 @@
+package scru64
+
+import (
+	"cmp"
+	"time"
+)
+
+// ID is a SCRU64 identifier: a non-negative integer below 36^12 (about
+// 2^62.04), so it fits a signed 64-bit column and its text is 12 Base36
+// digits. It packs a timestamp in 256-millisecond ticks above a 24-bit
+// node_ctr field that the generator's node spec splits into node_id and
+// counter:
+//
+//	 63 62                                                    24 23                    0
+//	+-+---------------------------------------------------------+-----------------------+
+//	|0|           timestamp (38.04 bits, < 36^12/2^24)          |  node_id  |  counter  |
+//	+-+---------------------------------------------------------+-----------------------+
+//	                                                             <- size -> <- 24-size ->
+//
+// value = timestamp*2^24 + node_id*2^(24-node_id_size) + counter, with
+// node_id_size from 1 to 23. Comparing IDs as integers, or their texts,
+// orders them by time. The zero ID is valid; IDs whose timestamp is 0 or
+// MaxTimestamp are reserved for special purposes (dummy, error, example
+// values), and no Generator returns them.
+type ID uint64
+
+const (
+	// MaxTimestamp is the largest timestamp field, 36^12/2^24 - 1 =
+	// 282429536480 ticks of 256 ms, in February 4261. It is reserved.
+	MaxTimestamp = 282429536480
+	// MaxNodeCtr is the largest node_ctr field, 2^24-1.
+	MaxNodeCtr = 1<<nodeCtrSize - 1
+	// Max is the largest ID, 36^12-1, whose text is zzzzzzzzzzzz.
+	Max ID = 4738381338321616895
+
+	// nodeCtrSize is the width of node_id and counter together.
+	nodeCtrSize = 24
+)
+
+// FromParts builds an ID from its timestamp (in 256-ms ticks) and its 24-bit
+// node_ctr field (node_id and counter together). It returns ErrOutOfRange if
+// timestamp is above MaxTimestamp or nodeCtr above MaxNodeCtr.
+func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
+	if timestamp > MaxTimestamp || nodeCtr > MaxNodeCtr {
+		return 0, ErrOutOfRange
+	}
+	return ID(timestamp<<nodeCtrSize | uint64(nodeCtr)), nil
+}
+
+// FromUint64 returns v as an ID, or ErrOutOfRange if v is above Max.
+func FromUint64(v uint64) (ID, error) {
+	if v > uint64(Max) {
+		return 0, ErrOutOfRange
+	}
+	return ID(v), nil
+}
+
+// FromInt64 returns v as an ID, or ErrOutOfRange if v is negative or above
+// Max. It is the inverse of Int64, for values read from a BIGINT column.
+func FromInt64(v int64) (ID, error) {
+	if v < 0 || v > int64(Max) {
+		return 0, ErrOutOfRange
+	}
+	return ID(v), nil
+}
+
+// Timestamp returns the timestamp field: Unix time in 256-millisecond
+// ticks (Unix milliseconds >> 8).
+func (id ID) Timestamp() uint64 { return uint64(id) >> nodeCtrSize }
+
+// NodeCtr returns the 24-bit node_ctr field, node_id and counter together.
+// Splitting it needs the node ID size of the generator that made the ID,
+// which the ID does not record: nodeCtr >> (24-size) is node_id.
+func (id ID) NodeCtr() uint32 { return uint32(id) & MaxNodeCtr }
+
+// Time returns the start of the ID's 256-ms tick as a time.Time in UTC.
+func (id ID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp() << 8)).UTC() }
+
+// Uint64 returns id as an unsigned integer.
+func (id ID) Uint64() uint64 { return uint64(id) }
+
+// Int64 returns id as a signed integer, never negative for an ID from this
+// package, for a BIGINT column.
+func (id ID) Int64() int64 { return int64(id) }
+
+// Compare returns -1, 0 or +1 as id is less than, equal to or greater than
+// other.
+func (id ID) Compare(other ID) int { return cmp.Compare(id, other) }
+
+// IsZero reports whether id is the zero ID.
+func (id ID) IsZero() bool { return id == 0 }

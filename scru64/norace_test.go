@@ -1,0 +1,5 @@
+//go:build !race
+
+package scru64
+
+const raceEnabled = false
