@@ -372,6 +372,14 @@ func (g *Generator) startEpoch(hot, renewal, counterHi, timestamp, lo, hi, entro
 func (g *Generator) finishEpoch(hot, renewal, counterHi, lo, hi uint64) (loOut, hiOut uint64, err error) {
 	tag := renewal & tagMask
 	if counterHi&tagMask != tag {
+		// The words were loaded one after another: if this goroutine
+		// stalled between the loads, counterHi may already belong to a
+		// later epoch. Only a word still carrying hot's tag may be moved
+		// on; writing anything else back would undo a newer epoch (and
+		// leave the tags unable to agree again).
+		if counterHi&tagMask != hot>>tagShift {
+			return lo, hi, nil // re-read
+		}
 		if hi, err = g.drawIfNeeded(hi, counterMask); err != nil {
 			return lo, hi, err
 		}

@@ -412,3 +412,41 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 	wg.Wait()
 	sortedUnique(t, results, goroutines*n)
 }
+
+// TestConcurrentEveryCallStartsAnEpoch drives the core from 8 goroutines
+// with timestamps a second apart, so every call renews counter_hi and
+// starts an epoch. A goroutine that stalls between its loads sees words of
+// epochs that have since moved on; finishing an epoch change must never
+// write such a word back. A watchdog turns a livelock into a failure.
+func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
+	const goroutines = 8
+	perGoroutine := 20_000
+	if testing.Short() || raceEnabled {
+		perGoroutine = 2_000
+	}
+	g := NewGenerator()
+	var calls atomic.Uint64
+	const base = 1_700_000_000_000
+	results := make([][]ID, goroutines)
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for w := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[w] = mintIncreasing(t, perGoroutine, func() (ID, error) {
+					return g.GenerateOrAbortCore(base+calls.Add(1)*1000, MaxTimestamp)
+				})
+			}()
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no progress after %d calls: the generator livelocked", calls.Load())
+	}
+	sortedUnique(t, results, goroutines*perGoroutine)
+}
