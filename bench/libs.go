@@ -16,6 +16,8 @@ import (
 
 	"github.com/fastid/scru128"
 	"github.com/fastid/scru128/scru64"
+	fastulid "github.com/fastid/scru128/ulid"
+	"github.com/fastid/scru128/ulidflake"
 )
 
 // Lib is one library, or one way of using a library, under comparison. Each
@@ -40,13 +42,15 @@ type Lib struct {
 
 // Typed sinks keep results alive without converting them to interfaces.
 var (
-	sinkSCRU128 scru128.ID
-	sinkSCRU64  scru64.ID
-	sinkULID    ulid.ULID
-	sinkGoogle  uuid.UUID
-	sinkGofrs   gofrs.UUID
-	sinkXID     xid.ID
-	sinkKSUID   ksuid.KSUID
+	sinkSCRU128  scru128.ID
+	sinkSCRU64   scru64.ID
+	sinkFastULID fastulid.ULID
+	sinkFlake    ulidflake.ID
+	sinkULID     ulid.ULID
+	sinkGoogle   uuid.UUID
+	sinkGofrs    gofrs.UUID
+	sinkXID      xid.ID
+	sinkKSUID    ksuid.KSUID
 )
 
 // Libs lists the libraries in the order of the table; the first is ours,
@@ -65,6 +69,22 @@ func Libs() []Lib {
 		panic(err)
 	}
 	s64Gen := scru64.NewGenerator(spec)
+
+	fu128 := fastulid.MustParse("01J9Z3CWSW4V2A2T9D3M8QY6KX")
+	fu128Text := fu128.String()
+	flakeGen, err := ulidflake.NewGenerator()
+	if err != nil {
+		panic(err)
+	}
+	flake := ulidflake.MustParse("00CMXB6TAK4SA")
+	flakeText := flake.String()
+	nextFlake := func() ulidflake.ID {
+		id, err := flakeGen.GenerateOrWait()
+		if err != nil {
+			panic(err)
+		}
+		return id
+	}
 
 	ul := ulid.MustParseStrict("01J9Z3CWSW4V2A2T9D3M8QY6KX")
 	ulText := ul.String()
@@ -113,6 +133,27 @@ func Libs() []Lib {
 			String:     s64.String,
 			Parse:      func() (err error) { sinkSCRU64, err = scru64.Parse(s64Text); return err },
 			Note:       "63-bit IDs for a realm of nodes: a Generator with node spec 0/1, GenerateOrSleep",
+		},
+		{
+			Name:       "fastid-ulid",
+			Mint:       func() { sinkFastULID = fastulid.Make() },
+			MintString: fastulid.MakeString,
+			MintAppend: func(dst []byte) []byte { dst, _ = fastulid.Make().AppendText(dst); return dst },
+			Encode:     func(dst []byte) []byte { dst, _ = fu128.AppendText(dst); return dst },
+			String:     fu128.String,
+			Parse:      func() (err error) { sinkFastULID, err = fastulid.Parse(fu128Text); return err },
+			Note:       "Make: one monotonic stream, lock-free; the same bytes and text as oklog-ulid",
+		},
+		{
+			Name:       "fastid-ulidflake",
+			Mint:       func() { sinkFlake = nextFlake() },
+			MintString: func() string { return nextFlake().String() },
+			MintAppend: func(dst []byte) []byte { dst, _ = nextFlake().AppendText(dst); return dst },
+			Encode:     func(dst []byte) []byte { dst, _ = flake.AppendText(dst); return dst },
+			String:     flake.String,
+			Parse:      func() (err error) { sinkFlake, err = ulidflake.Parse(flakeText); return err },
+			Note: "64-bit; GenerateOrWait: within a millisecond the 20 random bits grow by a random step " +
+				"(1-255, as the spec's +n), so a few thousand IDs per ms fit and a tight loop mostly waits for the next ms",
 		},
 		{
 			Name:       "oklog-ulid",

@@ -2,10 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/fastid/scru128"
+	"github.com/fastid/scru128/legacy"
 	"github.com/fastid/scru128/scru64"
+	"github.com/fastid/scru128/ulid"
+	"github.com/fastid/scru128/ulidflake"
 )
 
 // format is one ID format the tool can mint and inspect.
@@ -21,7 +25,7 @@ type format struct {
 }
 
 // formats lists the formats; the first is the default.
-var formats = []format{scru128Format, scru64Format}
+var formats = []format{scru128Format, scru64Format, ulidFormat, ulidflakeFormat, legacyFormat}
 
 func formatByName(name string) (format, bool) {
 	for _, f := range formats {
@@ -45,7 +49,9 @@ func formatNames() string {
 }
 
 // detect returns the formats whose text has the length of text, in order of
-// preference.
+// preference. ULID and the legacy SCRU128 form share 26 characters; text
+// made only of the digits both alphabets have parses as either, and the
+// ULID reading comes first.
 func detect(text string) []format {
 	var fs []format
 	for _, f := range formats {
@@ -56,14 +62,17 @@ func detect(text string) []format {
 	return fs
 }
 
-var errNoFormat = errors.New("no ID format has this length")
+var (
+	errNoFormat = errors.New("no ID format has this length")
+	errNodeFlag = errors.New("-node applies to scru64 only")
+)
 
 var scru128Format = format{
 	name:    "scru128",
 	textLen: 25,
 	newMinter: func(node string) (func([]byte) ([]byte, error), error) {
 		if node != "" {
-			return nil, errors.New("-node applies to scru64 only")
+			return nil, errNodeFlag
 		}
 		// Mint in batches of 256 with Fill: one clock reading per batch
 		// (about 4 µs of IDs), then encode each straight into dst.
@@ -165,4 +174,98 @@ var scru64Format = format{
 		bin, _ := id.MarshalBinary()
 		return jsonHex(b, "hex", bin), nil
 	},
+}
+
+var ulidFormat = format{
+	name:    "ulid",
+	textLen: 26,
+	newMinter: func(node string) (func([]byte) ([]byte, error), error) {
+		if node != "" {
+			return nil, errNodeFlag
+		}
+		return func(dst []byte) ([]byte, error) { return ulid.Make().AppendText(dst) }, nil
+	},
+	inspect: func(b []byte, text string) ([]byte, error) {
+		id, err := ulid.Parse(text)
+		if err != nil {
+			return b, err
+		}
+		u := id.UUID()
+		entropy := id.Entropy()
+		b = jsonString(b, "format", "ulid")
+		b = jsonString(b, "text", id.String())
+		b = jsonUint(b, "timestamp", id.Timestamp())
+		b = jsonString(b, "time", id.Time().Format(rfc3339Milli))
+		b = jsonHex(b, "entropy", entropy[:])
+		b = jsonHex(b, "hex", id[:])
+		uuidText := fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+		return jsonString(b, "uuid", uuidText), nil
+	},
+}
+
+var ulidflakeFormat = format{
+	name:    "ulidflake",
+	textLen: 13,
+	newMinter: func(node string) (func([]byte) ([]byte, error), error) {
+		if node != "" {
+			return nil, errNodeFlag
+		}
+		g, err := ulidflake.NewGenerator()
+		if err != nil {
+			return nil, err
+		}
+		// GenerateOrWait: when the random part of a millisecond runs out
+		// the stream waits for the next one instead of failing.
+		return func(dst []byte) ([]byte, error) {
+			id, err := g.GenerateOrWait()
+			if err != nil {
+				return dst, err
+			}
+			return id.AppendText(dst)
+		}, nil
+	},
+	inspect: func(b []byte, text string) ([]byte, error) {
+		id, err := ulidflake.Parse(text)
+		if err != nil {
+			return b, err
+		}
+		b = jsonString(b, "format", "ulidflake")
+		b = jsonString(b, "text", id.String())
+		b = jsonInt(b, "int", id.Int64())
+		b = jsonUint(b, "timestamp", id.Timestamp()) // ms since the epoch
+		b = jsonString(b, "time", id.Time().Format(rfc3339Milli))
+		b = jsonUint(b, "randomness", uint64(id.Randomness()))
+		// The same bits read as the scalable variant.
+		b = jsonUint(b, "scalableRandomness", uint64(id.ScalableRandomness()))
+		return jsonUint(b, "scalabilityId", uint64(id.ScalabilityID())), nil
+	},
+}
+
+var legacyFormat = format{
+	name:    "legacy",
+	textLen: 26,
+	newMinter: func(node string) (func([]byte) ([]byte, error), error) {
+		if node != "" {
+			return nil, errNodeFlag
+		}
+		return func(dst []byte) ([]byte, error) { return legacy.New().AppendText(dst) }, nil
+	},
+	inspect: func(b []byte, text string) ([]byte, error) {
+		id, err := legacy.Parse(text)
+		if err != nil {
+			return b, err
+		}
+		b = jsonString(b, "format", "legacy")
+		b = jsonString(b, "text", id.String())
+		b = jsonUint(b, "timestamp", id.Timestamp()) // ms since 2020-01-01
+		b = jsonString(b, "time", id.Time().Format(rfc3339Milli))
+		b = jsonUint(b, "counter", uint64(id.Counter()))
+		b = jsonUint(b, "perSecRandom", uint64(id.PerSecRandom()))
+		b = jsonUint(b, "perGenRandom", uint64(id.PerGenRandom()))
+		return jsonHex(b, "hex", id[:]), nil
+	},
+}
+
+func jsonInt(b []byte, key string, value int64) []byte {
+	return strconv.AppendInt(jsonKey(b, key), value, 10)
 }

@@ -216,3 +216,40 @@ func TestSCRU64(t *testing.T) {
 		t.Fatalf("gen with a bad node spec: status %d, stderr %q", status, errOut)
 	}
 }
+
+func TestOtherFormats(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		length int
+	}{{"ulid", 26}, {"ulidflake", 13}, {"legacy", 26}} {
+		out, errOut, status := runCLI(t, "", "gen", "-format", tc.format, "-n", "50")
+		lines := strings.Fields(out)
+		if status != 0 || errOut != "" || len(lines) != 50 || len(lines[0]) != tc.length {
+			t.Fatalf("gen -format %s: status %d, stderr %q, output %q", tc.format, status, errOut, out)
+		}
+		for i := 1; i < len(lines); i++ {
+			if lines[i] <= lines[i-1] {
+				t.Fatalf("%s: %s after %s", tc.format, lines[i], lines[i-1])
+			}
+		}
+		forced := []string{"inspect", "-format", tc.format, lines[0]}
+		if out, errOut, status := runCLI(t, "", forced...); status != 0 || !strings.Contains(out, `"format":"`+tc.format+`"`) {
+			t.Fatalf("%q: status %d, %q %q", forced, status, out, errOut)
+		}
+	}
+	// By length: a ULID with W-Z letters can only be a ULID; one with
+	// I, L, O or U only the legacy form.
+	for text, format := range map[string]string{
+		"01J9Z3CWSW4V2A2T9D3M8QY6KX": "ulid",
+		"0LQKPL5UFSUA7KQRAR5KB7MO1I": "legacy",
+		"00CMXB6TAK4SA":              "ulidflake",
+	} {
+		out, errOut, status := runCLI(t, "", "inspect", text)
+		if status != 0 || !strings.Contains(out, `"format":"`+format+`"`) {
+			t.Errorf("inspect %s: status %d, %q %q; want format %s", text, status, out, errOut, format)
+		}
+	}
+	if _, errOut, status := runCLI(t, "", "inspect", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ"); status != 1 || !strings.Contains(errOut, "ulid") {
+		t.Errorf("inspect of an overflowing ULID: status %d, stderr %q", status, errOut)
+	}
+}

@@ -1,0 +1,126 @@
+// Package legacy reads, validates and mints SCRU128 IDs in the legacy
+// 26-digit form (SCRU128 before version 2, scru128-legacy-v1-format.md): a
+// 44-bit millisecond timestamp since 2020-01-01, a 28-bit counter, a 24-bit
+// per-second random number and a 32-bit per-generation random number,
+// written as 26 base-32 digits [0-9A-V].
+//
+// It exists for systems that already hold these IDs. New systems should use
+// the current SCRU128 form in package github.com/fastid/scru128 (25 Base36
+// digits): the two are different encodings of different layouts, and a
+// legacy ID is not a valid current one.
+package legacy
+
+import (
+	"encoding/binary"
+	"time"
+)
+
+// ID is a legacy SCRU128 ID: a 128-bit unsigned integer stored big-endian,
+// timestamp*2^84 + counter*2^56 + per_sec_random*2^32 + per_gen_random.
+//
+//	 0                   1                   2                   3
+//	 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                      timestamp (44 bits)                      |
+//	+                       +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                       |           counter (28 bits)           |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+               +-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                       |      per_sec_random (24 bits)         |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|                  per_gen_random (32 bits)                     |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//
+// The timestamp counts milliseconds since 2020-01-01T00:00:00Z
+// (TimestampBias in Unix milliseconds). The text form is 26 digits
+// [0-9A-V], each five bits from the most significant, written in upper
+// case; the largest ID is 7VVVVVVVVVVVVVVVVVVVVVVVVV.
+type ID [16]byte
+
+const (
+	// EncodedSize is the length of the text form.
+	EncodedSize = 26
+	// TimestampBias is 2020-01-01T00:00:00Z in Unix milliseconds, the
+	// time of timestamp 0.
+	TimestampBias = 1_577_836_800_000
+	// MaxTimestamp is the largest timestamp (2^44-1 ms after 2020, about
+	// 557 years).
+	MaxTimestamp = 1<<44 - 1
+	// MaxCounter is the largest counter (2^28-1).
+	MaxCounter = 1<<28 - 1
+	// MaxPerSecRandom is the largest per_sec_random (2^24-1).
+	MaxPerSecRandom = 1<<24 - 1
+)
+
+// FromFields builds an ID from its four fields. It returns
+// ErrInvalidTimestamp if timestamp is above MaxTimestamp, and ErrOverflow if
+// counter or perSecRandom is above its maximum.
+func FromFields(timestamp uint64, counter, perSecRandom, perGenRandom uint32) (ID, error) {
+	if timestamp > MaxTimestamp {
+		return ID{}, ErrInvalidTimestamp
+	}
+	if counter > MaxCounter || perSecRandom > MaxPerSecRandom {
+		return ID{}, ErrOverflow
+	}
+	return FromUint64s(pack(timestamp, counter, perSecRandom, perGenRandom)), nil
+}
+
+// pack returns the halves of the ID with fields already known to be in
+// range.
+func pack(timestamp uint64, counter, perSecRandom, perGenRandom uint32) (hi, lo uint64) {
+	return timestamp<<20 | uint64(counter)>>8,
+		uint64(counter)<<56 | uint64(perSecRandom)<<32 | uint64(perGenRandom)
+}
+
+// FromUint64s builds an ID from its high and low 64 bits.
+func FromUint64s(hi, lo uint64) (id ID) {
+	binary.BigEndian.PutUint64(id[0:8], hi)
+	binary.BigEndian.PutUint64(id[8:16], lo)
+	return id
+}
+
+// Uint64s returns the high and low 64 bits of id.
+func (id ID) Uint64s() (hi, lo uint64) {
+	return binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16])
+}
+
+// Timestamp returns the 44-bit timestamp: milliseconds since 2020-01-01.
+func (id ID) Timestamp() uint64 { return binary.BigEndian.Uint64(id[0:8]) >> 20 }
+
+// Time returns the timestamp as a time.Time in UTC, to the millisecond.
+func (id ID) Time() time.Time {
+	return time.UnixMilli(int64(id.Timestamp()) + TimestampBias).UTC()
+}
+
+// Counter returns the 28-bit counter.
+func (id ID) Counter() uint32 {
+	return uint32(binary.BigEndian.Uint64(id[4:12]) >> 24 & MaxCounter)
+}
+
+// PerSecRandom returns the 24-bit per_sec_random field.
+func (id ID) PerSecRandom() uint32 {
+	return uint32(id[9])<<16 | uint32(id[10])<<8 | uint32(id[11])
+}
+
+// PerGenRandom returns the 32-bit per_gen_random field.
+func (id ID) PerGenRandom() uint32 { return binary.BigEndian.Uint32(id[12:16]) }
+
+// Compare returns -1, 0 or +1 as id is less than, equal to or greater than
+// other, comparing them as 128-bit unsigned integers (and so as text).
+func (id ID) Compare(other ID) int {
+	ah, al := id.Uint64s()
+	bh, bl := other.Uint64s()
+	switch {
+	case ah < bh:
+		return -1
+	case ah > bh:
+		return 1
+	case al < bl:
+		return -1
+	case al > bl:
+		return 1
+	}
+	return 0
+}
+
+// IsZero reports whether id is the zero ID.
+func (id ID) IsZero() bool { return id == ID{} }

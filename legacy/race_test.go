@@ -1,0 +1,5 @@
+//go:build race
+
+package legacy
+
+const raceEnabled = true

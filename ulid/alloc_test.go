@@ -1,0 +1,42 @@
+package ulid
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
+// path.
+func TestHotPathsDoNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("instrumented builds allocate")
+	}
+	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	text := id.String()
+	textBytes := []byte(text)
+	buf := make([]byte, 0, 64)
+	g := NewGenerator()
+	var scanned ULID
+	// Boxed once here: converting to any on each call would allocate.
+	var srcString, srcBytes any = text, textBytes
+	runtime.GC()
+	for name, fn := range map[string]func(){
+		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
+		"AppendBinary":  func() { buf, _ = id.AppendBinary(buf[:0]) },
+		"Parse":         func() { sinkID, _ = Parse(text) },
+		"ParseBytes":    func() { sinkID, _ = ParseBytes(textBytes) },
+		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
+		"ScanString":    func() { _ = scanned.Scan(srcString) },
+		"ScanBytes":     func() { _ = scanned.Scan(srcBytes) },
+		"Generate":      func() { sinkID, _ = g.Generate() },
+		"Make":          func() { sinkID = Make() },
+		"New":           func() { sinkID = New() },
+	} {
+		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
+			t.Errorf("%s: %v allocations per call", name, n)
+		}
+	}
+	if n := testing.AllocsPerRun(1000, func() { sinkStr = id.String() }); n != 1 {
+		t.Errorf("String: %v allocations per call, want 1", n)
+	}
+}

@@ -1,0 +1,72 @@
+package ulid
+
+import "testing"
+
+func BenchmarkAppendText(b *testing.B) {
+	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	buf := make([]byte, 0, EncodedSize)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = id.AppendText(buf[:0])
+	}
+}
+
+func BenchmarkString(b *testing.B) {
+	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkStr = id.String()
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkID, _ = Parse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	}
+}
+
+func BenchmarkGenerate(b *testing.B) {
+	g := NewGenerator()
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkID, _ = g.Generate()
+	}
+}
+
+func BenchmarkGenerateParallel(b *testing.B) {
+	g := NewGenerator()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		var id ULID
+		for pb.Next() {
+			id, _ = g.Generate()
+		}
+		_ = id
+	})
+}
+
+func BenchmarkMake(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkID = Make()
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkID = New()
+	}
+}
+
+func BenchmarkNewParallel(b *testing.B) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		var id ULID
+		for pb.Next() {
+			id = New()
+		}
+		_ = id
+	})
+}

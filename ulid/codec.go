@@ -1,0 +1,105 @@
+package ulid
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/fastid/scru128/internal/crockford"
+)
+
+// Parse parses the 26-digit text of a ULID, ignoring case. It returns
+// ErrInvalidLength if s is not 26 bytes long, an *InvalidCharacterError
+// (matching ErrInvalidCharacter) naming the first byte outside the
+// Crockford alphabet (I, L, O and U are outside it), or ErrOverflow if the
+// first digit is above 7. It does not allocate.
+func Parse(s string) (ULID, error) { return decode(s) }
+
+// ParseBytes is Parse for a byte slice. It does not retain b.
+func ParseBytes(b []byte) (ULID, error) { return decode(bytesView(b)) }
+
+// MustParse is Parse that panics on error, for constants in code and tests.
+func MustParse(s string) ULID {
+	id, err := Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// UnmarshalText parses the 26-digit text form into id, as Parse does. On
+// error id is left unchanged.
+func (id *ULID) UnmarshalText(b []byte) error {
+	v, err := decode(bytesView(b))
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
+
+// bytesView returns the bytes of b as a string without copying them. The
+// decoders only read their input and keep nothing of it (an
+// InvalidCharacterError copies the byte), so b may change afterwards.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+func decode(s string) (id ULID, err error) {
+	if len(s) != EncodedSize {
+		return ULID{}, ErrInvalidLength
+	}
+	hi, lo, lead := crockford.Decode128(crockford.Crockford, s)
+	if lead > 7 {
+		return ULID{}, decodeError(s)
+	}
+	// Writing the named result in place avoids building the ID in a
+	// temporary and copying it.
+	binary.BigEndian.PutUint64(id[0:8], hi)
+	binary.BigEndian.PutUint64(id[8:16], lo)
+	return id, nil
+}
+
+// decodeError reports why decode rejected s, which has the right length:
+// the first invalid byte if there is one, else a first digit above 7. It
+// is kept out of line so that decode's fast path stays small.
+//
+//go:noinline
+func decodeError(s string) error {
+	if i := crockford.IndexInvalid(crockford.Crockford, s); i >= 0 {
+		return &InvalidCharacterError{Offset: i, Char: s[i]}
+	}
+	return ErrOverflow
+}
+
+// AppendText appends the 26-digit upper-case text of id to b and returns
+// the extended slice. It does not allocate when b has room for 26 more
+// bytes; the error is always nil and is there to satisfy
+// encoding.TextAppender.
+func (id ULID) AppendText(b []byte) ([]byte, error) {
+	n := len(b)
+	if cap(b)-n < EncodedSize {
+		b = append(b, make([]byte, EncodedSize)...)
+	}
+	b = b[:n+EncodedSize]
+	crockford.Encode128(crockford.Crockford, (*[EncodedSize]byte)(b[n:]),
+		binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16]))
+	return b, nil
+}
+
+// MarshalText returns the 26-digit upper-case text of id. The error is
+// always nil.
+func (id ULID) MarshalText() ([]byte, error) {
+	b := make([]byte, EncodedSize)
+	crockford.Encode128(crockford.Crockford, (*[EncodedSize]byte)(b),
+		binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16]))
+	return b, nil
+}
+
+// String returns the 26-digit upper-case text of id, such as
+// 01ARZ3NDEKTSV4RRFFQ69G5FAV. It makes exactly one allocation.
+func (id ULID) String() string {
+	b := make([]byte, EncodedSize)
+	crockford.Encode128(crockford.Crockford, (*[EncodedSize]byte)(b),
+		binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16]))
+	// b is never written again or shared, so it can back the string
+	// directly instead of being copied by string(b).
+	return unsafe.String(&b[0], len(b))
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ulid
+
+const raceEnabled = false

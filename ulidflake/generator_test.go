@@ -1,0 +1,248 @@
+package ulidflake
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fastid/scru128/internal/naive"
+)
+
+type constReader byte
+
+func (c constReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(c)
+	}
+	return len(p), nil
+}
+
+func mustGenerator(t testing.TB, opts ...Option) *Generator {
+	t.Helper()
+	g, err := NewGenerator(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestOptions(t *testing.T) {
+	for _, opt := range []Option{WithScalabilityID(32), WithMaxStep(0), WithMaxStep(1 << 16)} {
+		if _, err := NewGenerator(opt); !errors.Is(err, ErrInvalidOption) {
+			t.Fatalf("error = %v, want ErrInvalidOption", err)
+		}
+	}
+	epoch := time.Date(2020, 5, 6, 7, 8, 9, 0, time.UTC)
+	g := mustGenerator(t, WithEpoch(epoch), WithScalabilityID(9))
+	id, err := g.Generate()
+	if err != nil || id.ScalabilityID() != 9 || !g.Epoch().Equal(epoch) {
+		t.Fatalf("%d, %v", id, err)
+	}
+	if d := time.Since(g.Time(id)); d < -time.Second || d > time.Second {
+		t.Fatalf("Time = %v, now %v", g.Time(id), time.Now())
+	}
+	// Before the epoch.
+	g = mustGenerator(t, WithEpoch(time.Now().Add(time.Hour)))
+	if _, err := g.Generate(); !errors.Is(err, ErrInvalidTimestamp) {
+		t.Fatalf("before epoch: %v", err)
+	}
+	if _, err := g.GenerateOrWait(); !errors.Is(err, ErrInvalidTimestamp) {
+		t.Fatalf("before epoch (wait): %v", err)
+	}
+}
+
+func TestGenerateCore(t *testing.T) {
+	// Draws 0x00000007: random part 7, then step 1 + 7*255>>32 = 1.
+	g := mustGenerator(t, WithRng(bytes.NewReader([]byte{0, 0, 0, 7, 0, 0, 0, 7, 0x80, 0, 0, 0})))
+	a, _ := g.GenerateCore(1000)
+	b, _ := g.GenerateCore(1000)
+	c, _ := g.GenerateCore(1000) // step 1 + 0x80000000*255>>32 = 128
+	if a.Randomness() != 7 || b.Randomness() != 8 || c.Randomness() != 8+128 || c.Timestamp() != 1000 {
+		t.Fatalf("randomness %d %d %d", a.Randomness(), b.Randomness(), c.Randomness())
+	}
+	if _, err := g.GenerateCore(999); !errors.Is(err, ErrClockRollback) {
+		t.Fatalf("rollback: %v", err)
+	}
+	if _, err := g.GenerateCore(MaxTimestamp + 1); !errors.Is(err, ErrInvalidTimestamp) {
+		t.Fatalf("above max: %v", err)
+	}
+	if _, err := g.GenerateCore(1001); !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		t.Fatalf("rng error: %v", err)
+	}
+}
+
+func TestOverflowAndWait(t *testing.T) {
+	// 0xff draws: the random part starts at its maximum and overflows at
+	// once.
+	for _, opts := range [][]Option{nil, {WithScalabilityID(31)}} {
+		g := mustGenerator(t, append(opts, WithRng(constReader(0xff)))...)
+		first, err := g.GenerateCore(5000)
+		if err != nil || first.Randomness()|0x1f != MaxRandomness {
+			t.Fatalf("first = %x, %v", first, err)
+		}
+		if _, err := g.GenerateCore(5000); !errors.Is(err, ErrOverflow) {
+			t.Fatalf("error = %v, want ErrOverflow", err)
+		}
+		if next, err := g.GenerateCore(5001); err != nil || next.Timestamp() != 5001 {
+			t.Fatalf("next ms: %v", err)
+		}
+	}
+	// GenerateOrWait gets past overflows by waiting: with 0xff draws every
+	// millisecond holds one ID.
+	g := mustGenerator(t, WithRng(constReader(0xff)))
+	prev := ID(-1)
+	for range 5 {
+		id, err := g.GenerateOrWait()
+		if err != nil || id <= prev {
+			t.Fatalf("%d after %d, %v", id, prev, err)
+		}
+		if prev >= 0 && id.Timestamp() <= prev.Timestamp() {
+			t.Fatal("did not wait for the next millisecond")
+		}
+		prev = id
+	}
+}
+
+// TestCoreMatchesNaive drives the core and the reference with the same
+// timestamps and bytes in both versions.
+func TestCoreMatchesNaive(t *testing.T) {
+	stream := make([]byte, 1<<14)
+	for i := range stream {
+		stream[i] = byte(i*167 + i>>5)
+	}
+	for _, scalable := range []bool{false, true} {
+		opts := []Option{WithRng(bytes.NewReader(stream)), WithMaxStep(4000)}
+		ref := naive.FlakeCore{RandomBits: 20, MaxStep: 4000, Rng: bytes.NewReader(stream)}
+		if scalable {
+			opts = append(opts, WithScalabilityID(21))
+			ref.RandomBits, ref.ScalabilityID = 15, 21
+		}
+		g := mustGenerator(t, opts...)
+		ts := uint64(1_000_000)
+		for i := range 3000 {
+			switch i % 11 {
+			case 3:
+				ts++
+			case 7:
+				ts--
+			}
+			want, wantErr := ref.Generate(ts)
+			got, err := g.GenerateCore(ts)
+			if (err == nil) != (wantErr == nil) || err == nil && int64(got) != want {
+				t.Fatalf("step %d (ts %d): got %d, %v; naive %d, %v", i, ts, got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestConcurrentUniqueAndOrdered(t *testing.T) {
+	const goroutines = 8
+	n := 200_000
+	if testing.Short() {
+		n = 20_000
+	}
+	// A step of 1 and a synthetic clock that advances every 64 calls keep
+	// overflows away, so all 1.6 million IDs are minted quickly.
+	g := mustGenerator(t, WithMaxStep(1), WithRng(constReader(0)))
+	var calls atomic.Uint64
+	results := make([][]ID, goroutines)
+	handoff := make(chan ID)
+	var handoffErrs atomic.Int64
+	var wg sync.WaitGroup
+	for w := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids := make([]ID, 0, n)
+			prev := ID(-1)
+			mint := func() (ID, error) {
+				for {
+					id, err := g.GenerateCore(calls.Add(1) / 64)
+					if !errors.Is(err, ErrClockRollback) {
+						return id, err
+					}
+					// A goroutine that read the synthetic clock before
+					// others minted at a later one: read it again.
+				}
+			}
+			for i := range n {
+				if i%1000 == 0 && w%2 == 1 {
+					received := <-handoff
+					id, err := mint()
+					if err != nil || id <= received {
+						handoffErrs.Add(1)
+					}
+					ids, prev = append(ids, id), id
+					continue
+				}
+				id, err := mint()
+				if err != nil || id <= prev {
+					t.Errorf("goroutine %d: %d after %d, %v", w, id, prev, err)
+					return
+				}
+				ids, prev = append(ids, id), id
+				if i%1000 == 0 {
+					handoff <- id
+				}
+			}
+			results[w] = ids
+		}()
+	}
+	wg.Wait()
+	if n := handoffErrs.Load(); n != 0 {
+		t.Errorf("%d IDs generated after a received one were not larger", n)
+	}
+	all := slices.Concat(results...)
+	if len(all) != goroutines*n {
+		t.Fatalf("collected %d IDs", len(all))
+	}
+	slices.Sort(all)
+	for i := 1; i < len(all); i++ {
+		if all[i] == all[i-1] {
+			t.Fatalf("duplicate %s", all[i])
+		}
+	}
+}
+
+func TestConcurrentWithClock(t *testing.T) {
+	const goroutines = 8
+	n := 20_000
+	g := mustGenerator(t)
+	results := make([][]ID, goroutines)
+	var wg sync.WaitGroup
+	for w := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			prev := ID(-1)
+			for range n {
+				id, err := g.GenerateOrWait()
+				if err != nil || id <= prev {
+					t.Errorf("%d after %d, %v", id, prev, err)
+					return
+				}
+				results[w] = append(results[w], id)
+				prev = id
+			}
+		}()
+	}
+	wg.Wait()
+	all := slices.Concat(results...)
+	slices.Sort(all)
+	if len(slices.Compact(all)) != goroutines*n {
+		t.Fatal("duplicates or missing IDs")
+	}
+}
+
+func TestPackageLevelNew(t *testing.T) {
+	a, err := New()
+	b, err2 := New()
+	if err != nil || err2 != nil || b <= a {
+		t.Fatalf("%d %d %v %v", a, b, err, err2)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ulidflake
+
+const raceEnabled = false

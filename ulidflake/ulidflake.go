@@ -1,0 +1,140 @@
+// Package ulidflake implements Ulid-Flake (https://github.com/ulid-flake/spec),
+// a 64-bit ULID variant after Twitter's Snowflake: a sign bit that is always
+// 0, a 43-bit millisecond timestamp since a configurable epoch (by default
+// 2024-01-01T00:00:00Z), and 20 random bits, or 15 random bits and a 5-bit
+// scalability ID in the scalable version. The text form is 13 Crockford
+// Base32 digits, at most 7ZZZZZZZZZZZZ; the integer form fits an int64
+// (SQL BIGINT).
+//
+// A Generator mints IDs as the specification describes: a fresh random part
+// at each new millisecond, and within a millisecond the previous one plus a
+// random step (+n rather than +1, so neighbours are hard to guess). When
+// the random part would overflow, Generate returns ErrOverflow and leaves
+// waiting to the caller, as the specification asks; GenerateOrWait waits
+// for the next millisecond itself. Configuration (epoch, scalability ID,
+// step) is given to NewGenerator as options; nothing is configured through
+// package variables.
+package ulidflake
+
+import "time"
+
+// ID is a Ulid-Flake: a 64-bit integer whose sign bit is 0.
+//
+//	 0                   1                   2                   3
+//	 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	|0|              timestamp (high 31 of 43 bits)                 |
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	| timestamp (low 12)    |          randomness (20 bits)         |  stand-alone
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//	| timestamp (low 12)    |   randomness (15 bits)      |scal. ID |  scalable
+//	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//
+// The timestamp counts milliseconds since the generator's epoch, which the
+// ID does not record: Time assumes the default epoch, TimeWithEpoch takes
+// another, and Generator.Time uses the generator's. The text form is 13
+// Crockford Base32 digits in upper case (9 for the timestamp, 4 for the
+// rest); a negative ID is invalid, and no function of this package returns
+// one.
+type ID int64
+
+const (
+	// EncodedSize is the length of the text form.
+	EncodedSize = 13
+	// MaxTimestamp is the largest timestamp, 2^43-1 ms after the epoch
+	// (about 278 years).
+	MaxTimestamp = 1<<43 - 1
+	// MaxRandomness is the largest random part of a stand-alone ID.
+	MaxRandomness = 1<<20 - 1
+	// MaxScalableRandomness is the largest random part of a scalable ID.
+	MaxScalableRandomness = 1<<15 - 1
+	// MaxScalabilityID is the largest scalability ID.
+	MaxScalabilityID = 31
+	// Max is the largest ID, 2^63-1, whose text is 7ZZZZZZZZZZZZ.
+	Max ID = 1<<63 - 1
+	// DefaultEpochMillis is the default epoch, 2024-01-01T00:00:00Z, in
+	// Unix milliseconds.
+	DefaultEpochMillis = 1_704_067_200_000
+)
+
+const (
+	randomBits   = 20
+	scalableBits = 5
+	randomMask   = 1<<randomBits - 1
+)
+
+// DefaultEpoch returns the default epoch, 2024-01-01T00:00:00Z.
+func DefaultEpoch() time.Time { return time.UnixMilli(DefaultEpochMillis).UTC() }
+
+// FromInt64 returns v as an ID. It returns ErrOverflow for a negative v,
+// whose sign bit is set.
+func FromInt64(v int64) (ID, error) {
+	if v < 0 {
+		return 0, ErrOverflow
+	}
+	return ID(v), nil
+}
+
+// FromFields builds a stand-alone ID. It returns ErrInvalidTimestamp if
+// timestamp is above MaxTimestamp and ErrOverflow if randomness is above
+// MaxRandomness.
+func FromFields(timestamp uint64, randomness uint32) (ID, error) {
+	if timestamp > MaxTimestamp {
+		return 0, ErrInvalidTimestamp
+	}
+	if randomness > MaxRandomness {
+		return 0, ErrOverflow
+	}
+	return ID(timestamp<<randomBits | uint64(randomness)), nil
+}
+
+// FromScalableFields builds a scalable ID. It returns ErrInvalidTimestamp if
+// timestamp is above MaxTimestamp and ErrOverflow if randomness is above
+// MaxScalableRandomness or scalabilityID above MaxScalabilityID.
+func FromScalableFields(timestamp uint64, randomness uint32, scalabilityID uint8) (ID, error) {
+	if timestamp > MaxTimestamp {
+		return 0, ErrInvalidTimestamp
+	}
+	if randomness > MaxScalableRandomness || scalabilityID > MaxScalabilityID {
+		return 0, ErrOverflow
+	}
+	return ID(timestamp<<randomBits | uint64(randomness)<<scalableBits | uint64(scalabilityID)), nil
+}
+
+// Int64 returns id as an int64, its SQL BIGINT form.
+func (id ID) Int64() int64 { return int64(id) }
+
+// Timestamp returns the 43-bit timestamp: milliseconds since the epoch of
+// the generator that made id.
+func (id ID) Timestamp() uint64 { return uint64(id) >> randomBits }
+
+// Time returns the timestamp as a time.Time in UTC, to the millisecond,
+// assuming the default epoch.
+func (id ID) Time() time.Time { return id.TimeWithEpoch(DefaultEpoch()) }
+
+// TimeWithEpoch returns the timestamp as a time.Time in epoch's location,
+// counting from epoch.
+func (id ID) TimeWithEpoch(epoch time.Time) time.Time {
+	return epoch.Add(time.Duration(id.Timestamp()) * time.Millisecond)
+}
+
+// Randomness returns the 20-bit random part of a stand-alone ID.
+func (id ID) Randomness() uint32 { return uint32(id) & randomMask }
+
+// ScalableRandomness returns the 15-bit random part of a scalable ID.
+func (id ID) ScalableRandomness() uint32 { return uint32(id) & randomMask >> scalableBits }
+
+// ScalabilityID returns the 5-bit scalability ID of a scalable ID.
+func (id ID) ScalabilityID() uint8 { return uint8(id) & MaxScalabilityID }
+
+// Compare returns -1, 0 or +1 as id is less than, equal to or greater than
+// other.
+func (id ID) Compare(other ID) int {
+	switch {
+	case id < other:
+		return -1
+	case id > other:
+		return 1
+	}
+	return 0
+}
