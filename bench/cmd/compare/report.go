@@ -159,9 +159,10 @@ func formatNs(ns float64) string {
 	return fmt.Sprintf("%.2f", ns)
 }
 
-// palette gives each library a color; ours are the saturated blues.
-var palette = []string{"#1f4e9c", "#4a86e8", "#e69138", "#f6b26b", "#6aa84f", "#93c47d",
-	"#cc0000", "#e06666", "#8e7cc3", "#c27ba0", "#76a5af", "#999999"}
+// palette gives each library a color, distinct for up to 16 libraries.
+var palette = []string{"#1f4e9c", "#4a86e8", "#0b8043", "#00acc1", "#9fc5e8",
+	"#e69138", "#f6b26b", "#6aa84f", "#93c47d", "#cc0000", "#e06666",
+	"#8e7cc3", "#c27ba0", "#76a5af", "#999999", "#bf9000"}
 
 // svg draws ns/op per operation as groups of bars, one bar per library.
 func (r *report) svg() string {
