@@ -3,13 +3,14 @@ package scru128
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -216,67 +217,16 @@ func checkAgainstNaive(t *testing.T, fast, ref io.Reader, timestamps []uint64) {
 	}
 }
 
-// TestConcurrentUniqueAndOrdered takes IDs from 8 goroutines at once and
-// checks that none repeats, that each goroutine's IDs increase, and that
-// an ID generated after receiving another over a channel is larger.
+// TestConcurrentUniqueAndOrdered takes 200k IDs in each of 8 goroutines
+// at once from one Generator: none repeats, each goroutine's IDs increase,
+// and an ID minted after receiving another over a channel is larger.
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
-	const goroutines, perGoroutine = 8, 200_000
-	n := perGoroutine
+	n := 200_000
 	if testing.Short() {
 		n = 20_000
 	}
 	g := NewGenerator()
-	results := make([][]ID, goroutines)
-	handoff := make(chan ID)
-	var handoffErrs sync.Map
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids := make([]ID, 0, n)
-			prev := ID{}
-			for i := range n {
-				if i%1000 == 0 {
-					// Pass an ID to a neighbour, or receive one and
-					// check that the next ID is larger.
-					if w%2 == 0 {
-						id, _ := g.Generate()
-						handoff <- id
-						ids = append(ids, id)
-						prev = id
-						continue
-					}
-					received := <-handoff
-					id, _ := g.Generate()
-					if id.Compare(received) <= 0 {
-						handoffErrs.Store(received, id)
-					}
-					ids = append(ids, id)
-					prev = id
-					continue
-				}
-				id, err := g.Generate()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if id.Compare(prev) <= 0 {
-					t.Errorf("goroutine %d: %s after %s", w, id, prev)
-					return
-				}
-				ids = append(ids, id)
-				prev = id
-			}
-			results[w] = ids
-		}()
-	}
-	wg.Wait()
-	handoffErrs.Range(func(k, v any) bool {
-		t.Errorf("received %s, then generated smaller %s", k.(ID), v.(ID))
-		return true
-	})
-	sortedUnique(t, results, goroutines*n)
+	idtest.Stress(t, 8, n, g.Generate, ID.Compare)
 }
 
 // sortedUnique merges the IDs that several goroutines collected, sorts them
@@ -294,27 +244,6 @@ func sortedUnique(t *testing.T, perGoroutine [][]ID, want int) []ID {
 		}
 	}
 	return all
-}
-
-// mintIncreasing calls next n times and fails the test unless every ID is
-// larger than the one before.
-func mintIncreasing(t *testing.T, n int, next func() (ID, error)) []ID {
-	ids := make([]ID, 0, n)
-	prev := ID{}
-	for range n {
-		id, err := next()
-		if err != nil {
-			t.Error(err)
-			return ids
-		}
-		if id.Compare(prev) <= 0 {
-			t.Errorf("%s after %s", id, prev)
-			return ids
-		}
-		ids = append(ids, id)
-		prev = id
-	}
-	return ids
 }
 
 func TestFill(t *testing.T) {
@@ -365,21 +294,11 @@ func TestConcurrentEpochChanges(t *testing.T) {
 	g := NewGenerator()
 	var calls atomic.Uint64
 	const base = 1_700_000_000_000
-	results := make([][]ID, goroutines)
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// The allowance is unlimited: a goroutine descheduled for a few
-			// ms falls many synthetic seconds behind the others.
-			results[w] = mintIncreasing(t, perGoroutine, func() (ID, error) {
-				return g.GenerateOrAbortCore(base+calls.Add(1)/20, MaxTimestamp)
-			})
-		}()
-	}
-	wg.Wait()
-	all := sortedUnique(t, results, goroutines*perGoroutine)
+	// The allowance is unlimited: a goroutine descheduled for a few ms
+	// falls many synthetic seconds behind the others.
+	all := idtest.Stress(t, goroutines, perGoroutine, func() (ID, error) {
+		return g.GenerateOrAbortCore(base+calls.Add(1)/20, MaxTimestamp)
+	}, ID.Compare)
 	renewals := 0
 	for i := 1; i < len(all); i++ {
 		if all[i].CounterHi() != all[i-1].CounterHi() {
@@ -399,18 +318,7 @@ func TestConcurrentEpochChanges(t *testing.T) {
 // safe: reads are serialized, IDs unique and per-goroutine increasing.
 func TestGeneratorWithRngConcurrent(t *testing.T) {
 	g := NewGeneratorWithRng(&counterReader{}) // races if reads overlap
-	const goroutines, n = 4, 20_000
-	results := make([][]ID, goroutines)
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[w] = mintIncreasing(t, n, g.Generate)
-		}()
-	}
-	wg.Wait()
-	sortedUnique(t, results, goroutines*n)
+	idtest.Stress(t, 4, 20_000, g.Generate, ID.Compare)
 }
 
 // TestConcurrentEveryCallStartsAnEpoch drives the core from 8 goroutines
@@ -419,7 +327,6 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 // epochs that have since moved on; finishing an epoch change must never
 // write such a word back. A watchdog turns a livelock into a failure.
 func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
-	const goroutines = 8
 	perGoroutine := 20_000
 	if testing.Short() || raceEnabled {
 		perGoroutine = 2_000
@@ -427,26 +334,11 @@ func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
 	g := NewGenerator()
 	var calls atomic.Uint64
 	const base = 1_700_000_000_000
-	results := make([][]ID, goroutines)
-	done := make(chan struct{})
-	go func() {
-		var wg sync.WaitGroup
-		for w := range goroutines {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[w] = mintIncreasing(t, perGoroutine, func() (ID, error) {
-					return g.GenerateOrAbortCore(base+calls.Add(1)*1000, MaxTimestamp)
-				})
-			}()
-		}
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("no progress after %d calls: the generator livelocked", calls.Load())
-	}
-	sortedUnique(t, results, goroutines*perGoroutine)
+	watchdog := time.AfterFunc(60*time.Second, func() {
+		panic(fmt.Sprintf("no progress after %d calls: the generator livelocked", calls.Load()))
+	})
+	defer watchdog.Stop()
+	idtest.Stress(t, 8, perGoroutine, func() (ID, error) {
+		return g.GenerateOrAbortCore(base+calls.Add(1)*1000, MaxTimestamp)
+	}, ID.Compare)
 }

@@ -3,12 +3,10 @@ package legacy
 import (
 	"bytes"
 	"errors"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -117,57 +115,10 @@ func TestGenerateHasCurrentTime(t *testing.T) {
 }
 
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
-	const goroutines = 8
 	n := 200_000
 	if testing.Short() || raceEnabled {
 		n = 20_000
 	}
 	g := NewGenerator()
-	results := make([][]ID, goroutines)
-	handoff := make(chan ID)
-	var handoffErrs atomic.Int64
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids := make([]ID, 0, n)
-			prev := ID{}
-			for i := range n {
-				if i%1000 == 0 && w%2 == 1 {
-					received := <-handoff
-					id, _ := g.Generate()
-					if id.Compare(received) <= 0 {
-						handoffErrs.Add(1)
-					}
-					ids, prev = append(ids, id), id
-					continue
-				}
-				id, err := g.Generate()
-				if err != nil || id.Compare(prev) <= 0 {
-					t.Errorf("goroutine %d: %s after %s, %v", w, id, prev, err)
-					return
-				}
-				ids, prev = append(ids, id), id
-				if i%1000 == 0 {
-					handoff <- id
-				}
-			}
-			results[w] = ids
-		}()
-	}
-	wg.Wait()
-	if n := handoffErrs.Load(); n != 0 {
-		t.Errorf("%d handoffs out of order", n)
-	}
-	all := slices.Concat(results...)
-	if len(all) != goroutines*n {
-		t.Fatalf("collected %d", len(all))
-	}
-	slices.SortFunc(all, ID.Compare)
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate %s", all[i])
-		}
-	}
+	idtest.Stress(t, 8, n, g.Generate, ID.Compare)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -392,62 +393,12 @@ func TestGenerateOrSleepWaitsForTheClock(t *testing.T) {
 // IDs increase, and that an ID generated after receiving another over a
 // channel is larger (the order holds across goroutines in real time).
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
-	const goroutines, perGoroutine = 8, 200_000
-	n := perGoroutine
+	n := 200_000
 	if testing.Short() {
 		n = 20_000
 	}
 	g := NewGenerator(mustSpec(t, "0/4")) // 2^20 IDs per tick
-	results := make([][]ID, goroutines)
-	handoff := make(chan ID)
-	var handoffErrs atomic.Int64
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids := make([]ID, 0, n)
-			var prev ID
-			for i := range n {
-				var received ID
-				if i%1000 == 0 && w%2 == 1 {
-					received = <-handoff
-				}
-				id, err := g.Generate()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if id <= prev {
-					t.Errorf("goroutine %d: %s after %s", w, id, prev)
-					return
-				}
-				if id <= received {
-					handoffErrs.Add(1)
-				}
-				if i%1000 == 0 && w%2 == 0 {
-					handoff <- id
-				}
-				ids = append(ids, id)
-				prev = id
-			}
-			results[w] = ids
-		}()
-	}
-	wg.Wait()
-	if e := handoffErrs.Load(); e != 0 {
-		t.Errorf("%d IDs not greater than one received before generating them", e)
-	}
-	all := slices.Concat(results...)
-	if len(all) != goroutines*n {
-		t.Fatalf("collected %d IDs, want %d", len(all), goroutines*n)
-	}
-	slices.Sort(all)
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate ID %s", all[i])
-		}
-	}
+	idtest.Stress(t, 8, n, g.Generate, ID.Compare)
 }
 
 // countingMode is a custom counter mode safe for concurrent use.

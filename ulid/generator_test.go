@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -177,57 +178,12 @@ func TestCoreMatchesNaive(t *testing.T) {
 // checks that none repeats, that each goroutine's IDs increase, and that
 // an ID generated after receiving another over a channel is larger.
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
-	const goroutines = 8
 	n := 200_000
 	if testing.Short() {
 		n = 20_000
 	}
 	g := NewGenerator()
-	results := make([][]ULID, goroutines)
-	handoff := make(chan ULID)
-	var handoffErrs atomic.Int64
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids := make([]ULID, 0, n)
-			prev := ULID{}
-			for i := range n {
-				if i%1000 == 0 {
-					if w%2 == 0 {
-						id, _ := g.Generate()
-						handoff <- id
-						ids, prev = append(ids, id), id
-						continue
-					}
-					received := <-handoff
-					id, _ := g.Generate()
-					if id.Compare(received) <= 0 {
-						handoffErrs.Add(1)
-					}
-					ids, prev = append(ids, id), id
-					continue
-				}
-				id, err := g.Generate()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if id.Compare(prev) <= 0 {
-					t.Errorf("goroutine %d: %s after %s", w, id, prev)
-					return
-				}
-				ids, prev = append(ids, id), id
-			}
-			results[w] = ids
-		}()
-	}
-	wg.Wait()
-	if n := handoffErrs.Load(); n != 0 {
-		t.Errorf("%d IDs generated after a received one were not larger", n)
-	}
-	sortedUnique(t, results, goroutines*n)
+	idtest.Stress(t, 8, n, g.Generate, ULID.Compare)
 }
 
 // TestConcurrentEpochChanges drives the core from 8 goroutines with a
@@ -249,29 +205,11 @@ func TestConcurrentEpochChanges(t *testing.T) {
 		g := NewGenerator()
 		var calls atomic.Uint64
 		const base = 1_700_000_000_000
-		results := make([][]ULID, goroutines)
-		var wg sync.WaitGroup
-		for w := range goroutines {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ids := make([]ULID, 0, perGoroutine)
-				prev := ULID{}
-				for range perGoroutine {
-					// The allowance is unlimited: a goroutine descheduled
-					// for a while falls many synthetic milliseconds behind.
-					id, err := g.GenerateOrAbortCore(base+calls.Add(1)/callsPerMs, MaxTimestamp)
-					if err != nil || id.Compare(prev) <= 0 {
-						t.Errorf("%s after %s (%v)", id, prev, err)
-						return
-					}
-					ids, prev = append(ids, id), id
-				}
-				results[w] = ids
-			}()
-		}
-		wg.Wait()
-		all := sortedUnique(t, results, goroutines*perGoroutine)
+		// The allowance is unlimited: a goroutine descheduled for a while
+		// falls many synthetic milliseconds behind.
+		all := idtest.Stress(t, goroutines, perGoroutine, func() (ULID, error) {
+			return g.GenerateOrAbortCore(base+calls.Add(1)/callsPerMs, MaxTimestamp)
+		}, ULID.Compare)
 		if last, limit := all[len(all)-1].Timestamp(), base+uint64(goroutines*perGoroutine)/callsPerMs; last > limit {
 			t.Fatalf("timestamp %d ran ahead of the last one supplied, %d", last, limit)
 		}

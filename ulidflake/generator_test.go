@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -141,7 +142,6 @@ func TestCoreMatchesNaive(t *testing.T) {
 }
 
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
-	const goroutines = 8
 	n := 200_000
 	if testing.Short() {
 		n = 20_000
@@ -150,63 +150,16 @@ func TestConcurrentUniqueAndOrdered(t *testing.T) {
 	// overflows away, so all 1.6 million IDs are minted quickly.
 	g := mustGenerator(t, WithMaxStep(1), WithRng(constReader(0)))
 	var calls atomic.Uint64
-	results := make([][]ID, goroutines)
-	handoff := make(chan ID)
-	var handoffErrs atomic.Int64
-	var wg sync.WaitGroup
-	for w := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids := make([]ID, 0, n)
-			prev := ID(-1)
-			mint := func() (ID, error) {
-				for {
-					id, err := g.GenerateCore(calls.Add(1) / 64)
-					if !errors.Is(err, ErrClockRollback) {
-						return id, err
-					}
-					// A goroutine that read the synthetic clock before
-					// others minted at a later one: read it again.
-				}
+	idtest.Stress(t, 8, n, func() (ID, error) {
+		for {
+			id, err := g.GenerateCore(calls.Add(1) / 64)
+			if !errors.Is(err, ErrClockRollback) {
+				return id, err
 			}
-			for i := range n {
-				if i%1000 == 0 && w%2 == 1 {
-					received := <-handoff
-					id, err := mint()
-					if err != nil || id <= received {
-						handoffErrs.Add(1)
-					}
-					ids, prev = append(ids, id), id
-					continue
-				}
-				id, err := mint()
-				if err != nil || id <= prev {
-					t.Errorf("goroutine %d: %d after %d, %v", w, id, prev, err)
-					return
-				}
-				ids, prev = append(ids, id), id
-				if i%1000 == 0 {
-					handoff <- id
-				}
-			}
-			results[w] = ids
-		}()
-	}
-	wg.Wait()
-	if n := handoffErrs.Load(); n != 0 {
-		t.Errorf("%d IDs generated after a received one were not larger", n)
-	}
-	all := slices.Concat(results...)
-	if len(all) != goroutines*n {
-		t.Fatalf("collected %d IDs", len(all))
-	}
-	slices.Sort(all)
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate %s", all[i])
+			// A goroutine that read the synthetic clock before others
+			// minted at a later one: read it again.
 		}
-	}
+	}, ID.Compare)
 }
 
 func TestConcurrentWithClock(t *testing.T) {
