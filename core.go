@@ -37,19 +37,13 @@ func readUint32(r io.Reader) (uint32, error) {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
 }
 
-// generate returns the next ID for a Unix timestamp in milliseconds, with
-// the rollback allowance and the OrAbort (abort set) or OrReset form of the
+// next returns the next ID for a Unix timestamp in milliseconds, with the
+// rollback allowance and the OrAbort (abort set) or OrReset form of the
 // specification. It draws counter_lo, then counter_hi, then entropy, each
 // only when the algorithm needs it, and leaves the state as it was on any
-// error.
-func (c *core) generate(timestamp, allowance uint64, abort bool) (ID, error) {
-	hi, lo, err := c.next(timestamp, allowance, abort)
-	return FromUint64s(hi, lo), err
-}
-
-// next is generate returning the ID as its two halves, in registers. Pool
-// assembles the ID after other work: built with two 8-byte stores and
-// copied at once with a 16-byte load, an ID stalls on store forwarding.
+// error. The ID comes back as its two halves, in registers, for Pool to
+// assemble after other work: built with two 8-byte stores and copied at
+// once with a 16-byte load, an ID stalls on store forwarding.
 func (c *core) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err error) {
 	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
 		return 0, 0, ErrInvalidTimestamp

@@ -209,8 +209,10 @@ func (g *Generator) drawIfNeeded(v uint64, mask uint32) (uint64, error) {
 // specification's algorithm with a caller-supplied timestamp, run against
 // the three state words. abort selects the OrAbort form. The two common
 // cases, the same millisecond and a new millisecond within the epoch, come
-// first; the ID is written into the result before the swap, because stores
-// that follow a locked instruction wait for it.
+// first. The ID is written into the result before the swap: the swap's
+// locked instruction drains those two 8-byte stores, so the caller's
+// 16-byte copy of the result does not stall on store forwarding (writing
+// it after the swap measured about 5 ns slower per ID).
 func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, err error) {
 	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
 		return ID{}, ErrInvalidTimestamp

@@ -11,6 +11,12 @@ import (
 	"github.com/fastid/scru128/internal/naive"
 )
 
+// generate is core.next returning an ID, for the tests.
+func (c *core) generate(timestamp, allowance uint64, abort bool) (ID, error) {
+	hi, lo, err := c.next(timestamp, allowance, abort)
+	return FromUint64s(hi, lo), err
+}
+
 // TestPoolConcurrentUniqueAndTimely takes IDs from 16 goroutines at once
 // and checks that none repeats and that each timestamp is the wall-clock
 // millisecond of its call, allowing a few ms for counter overflow.

@@ -24,35 +24,10 @@ func FuzzLegacyParse(f *testing.F) {
 		if wantErr == nil {
 			n.FillBytes(want[:])
 		}
-		for _, parse := range []func([]byte) (legacy.ID, error){
-			legacy.ParseBytes,
-			func(b []byte) (legacy.ID, error) { return legacy.Parse(string(b)) },
-			func(b []byte) (id legacy.ID, err error) { err = id.UnmarshalText(b); return id, err },
-		} {
-			got, err := parse(data)
-			switch {
-			case wantErr == nil:
-				if err != nil || got != want {
-					t.Fatalf("%q: got %x, %v; naive %x", data, got, err, want)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidLength):
-				if !errors.Is(err, legacy.ErrInvalidLength) {
-					t.Fatalf("%q: error %v, want ErrInvalidLength", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrOutOfRange):
-				if !errors.Is(err, legacy.ErrOverflow) {
-					t.Fatalf("%q: error %v, want ErrOverflow", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidCharacter):
-				var ice *legacy.InvalidCharacterError
-				if !errors.As(err, &ice) || !errors.Is(err, legacy.ErrInvalidCharacter) ||
-					ice.Offset != wantOffset || ice.Char != data[wantOffset] {
-					t.Fatalf("%q: error %v, want invalid character at %d", data, err, wantOffset)
-				}
-			default:
-				t.Fatalf("naive returned unexpected error %v", wantErr)
-			}
-		}
+		checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == want },
+			parseErrors{legacy.ErrInvalidLength, legacy.ErrOverflow, legacy.ErrInvalidCharacter,
+				badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
+			textParsers(legacy.ParseBytes, legacy.Parse))
 	})
 }
 

@@ -48,35 +48,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("F5LXX1ZZ5PNORYNQGLHZMSP33"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		want, wantOffset, wantErr := naive.Decode(data)
-		for _, parse := range []func([]byte) (scru128.ID, error){
-			scru128.ParseBytes,
-			func(b []byte) (scru128.ID, error) { return scru128.Parse(string(b)) },
-			func(b []byte) (id scru128.ID, err error) { err = id.UnmarshalText(b); return id, err },
-		} {
-			got, err := parse(data)
-			switch {
-			case wantErr == nil:
-				if err != nil || got != scru128.ID(want) {
-					t.Fatalf("%q: got %x, %v; naive %x", data, got, err, want)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidLength):
-				if !errors.Is(err, scru128.ErrInvalidLength) {
-					t.Fatalf("%q: error %v, want ErrInvalidLength", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrOutOfRange):
-				if !errors.Is(err, scru128.ErrOutOfRange) {
-					t.Fatalf("%q: error %v, want ErrOutOfRange", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidCharacter):
-				var ice *scru128.InvalidCharacterError
-				if !errors.As(err, &ice) || !errors.Is(err, scru128.ErrInvalidCharacter) ||
-					ice.Offset != wantOffset || ice.Char != data[wantOffset] {
-					t.Fatalf("%q: error %v, want invalid character at %d", data, err, wantOffset)
-				}
-			default:
-				t.Fatalf("naive returned unexpected error %v", wantErr)
-			}
-		}
+		checkParse(t, data, wantErr, wantOffset, func(got scru128.ID) bool { return got == scru128.ID(want) },
+			parseErrors{scru128.ErrInvalidLength, scru128.ErrOutOfRange, scru128.ErrInvalidCharacter,
+				badByte(func(e *scru128.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
+			textParsers(scru128.ParseBytes, scru128.Parse))
 	})
 }
 

@@ -87,35 +87,10 @@ func FuzzULIDParse(f *testing.F) {
 		if wantErr == nil {
 			n.FillBytes(want[:])
 		}
-		for _, parse := range []func([]byte) (ulid.ULID, error){
-			ulid.ParseBytes,
-			func(b []byte) (ulid.ULID, error) { return ulid.Parse(string(b)) },
-			func(b []byte) (id ulid.ULID, err error) { err = id.UnmarshalText(b); return id, err },
-		} {
-			got, err := parse(data)
-			switch {
-			case wantErr == nil:
-				if err != nil || got != want {
-					t.Fatalf("%q: got %x, %v; naive %x", data, got, err, want)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidLength):
-				if !errors.Is(err, ulid.ErrInvalidLength) {
-					t.Fatalf("%q: error %v, want ErrInvalidLength", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrOutOfRange):
-				if !errors.Is(err, ulid.ErrOverflow) {
-					t.Fatalf("%q: error %v, want ErrOverflow", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidCharacter):
-				var ice *ulid.InvalidCharacterError
-				if !errors.As(err, &ice) || !errors.Is(err, ulid.ErrInvalidCharacter) ||
-					ice.Offset != wantOffset || ice.Char != data[wantOffset] {
-					t.Fatalf("%q: error %v, want invalid character at %d", data, err, wantOffset)
-				}
-			default:
-				t.Fatalf("naive returned unexpected error %v", wantErr)
-			}
-		}
+		checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == want },
+			parseErrors{ulid.ErrInvalidLength, ulid.ErrOverflow, ulid.ErrInvalidCharacter,
+				badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
+			textParsers(ulid.ParseBytes, ulid.Parse))
 	})
 }
 

@@ -21,35 +21,10 @@ func FuzzFlakeParse(f *testing.F) {
 	f.Add([]byte("8000000000000"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, wantOffset, wantErr := naive.Base32Decode(data, naive.CrockfordAlphabet, 13, 63)
-		for _, parse := range []func([]byte) (ulidflake.ID, error){
-			ulidflake.ParseBytes,
-			func(b []byte) (ulidflake.ID, error) { return ulidflake.Parse(string(b)) },
-			func(b []byte) (id ulidflake.ID, err error) { err = id.UnmarshalText(b); return id, err },
-		} {
-			got, err := parse(data)
-			switch {
-			case wantErr == nil:
-				if err != nil || got.Int64() != n.Int64() || got < 0 {
-					t.Fatalf("%q: got %d, %v; naive %v", data, got, err, n)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidLength):
-				if !errors.Is(err, ulidflake.ErrInvalidLength) {
-					t.Fatalf("%q: error %v, want ErrInvalidLength", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrOutOfRange):
-				if !errors.Is(err, ulidflake.ErrOverflow) {
-					t.Fatalf("%q: error %v, want ErrOverflow", data, err)
-				}
-			case errors.Is(wantErr, naive.ErrInvalidCharacter):
-				var ice *ulidflake.InvalidCharacterError
-				if !errors.As(err, &ice) || !errors.Is(err, ulidflake.ErrInvalidCharacter) ||
-					ice.Offset != wantOffset || ice.Char != data[wantOffset] {
-					t.Fatalf("%q: error %v, want invalid character at %d", data, err, wantOffset)
-				}
-			default:
-				t.Fatalf("naive returned unexpected error %v", wantErr)
-			}
-		}
+		checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return got.Int64() == n.Int64() && got >= 0 },
+			parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOverflow, ulidflake.ErrInvalidCharacter,
+				badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
+			textParsers(ulidflake.ParseBytes, ulidflake.Parse))
 	})
 }
 
