@@ -4,12 +4,10 @@ import (
 	"encoding/binary"
 	"io"
 	"sync"
-	"sync/atomic"
-
-	"golang.org/x/sys/cpu"
 
 	"github.com/fastid/scru128/internal/clock"
 	"github.com/fastid/scru128/internal/entropy"
+	"github.com/fastid/scru128/internal/epoch"
 )
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may move
@@ -21,141 +19,158 @@ const DefaultRollbackAllowance = 10_000
 const renewalInterval = 1000
 
 // Generator mints SCRU128 IDs as one monotonic stream. It is safe for
-// concurrent use by any number of goroutines and takes no lock: every ID is
-// reserved by one compare-and-swap. IDs are strictly increasing in real-time
-// order across all goroutines (an ID returned before another call starts is
-// smaller than that call's ID) and never repeat, except that a clock rollback
-// beyond the allowance resets Generate, as the specification recommends.
+// concurrent use by any number of goroutines, takes no lock and does not
+// allocate. IDs are strictly increasing in real-time order across all
+// goroutines (an ID returned before another call starts is smaller than
+// that call's ID) and never repeat, with one exception the specification
+// asks for: a clock rollback beyond the allowance resets [Generator.Generate]
+// and [Generator.GenerateOrResetCore], after which IDs start again from the
+// clock's time.
 //
 // Fields follow the specification: counter_lo starts at a random value at
-// each new millisecond and counts up; counter_hi is random, renewed when the
-// timestamp has moved on by a second or more, and counts the overflows of
-// counter_lo; entropy is fresh for every ID. When both counters overflow the
-// timestamp moves one millisecond ahead of the clock, and a clock that
-// rolls back by up to the allowance is treated as not having moved.
+// each new millisecond and counts up; counter_hi is random, renewed when
+// the timestamp has moved on by a second or more, and counts the overflows
+// of counter_lo; entropy is fresh for every ID. When both counters
+// overflow the timestamp moves one millisecond ahead of the clock, and a
+// clock that rolls back by up to the allowance is treated as not having
+// moved. The four ways to mint differ only in where the time comes from and
+// what a large rollback does:
+//
+//	method                timestamp   beyond the rollback allowance
+//	Generate              clock       resets the generator
+//	GenerateOrAbort       clock       returns ErrClockRollback
+//	GenerateOrResetCore   argument    resets the generator
+//	GenerateOrAbortCore   argument    returns ErrClockRollback
+//
+// The zero Generator is ready for use, with the system clock and the
+// default random source, like one from [NewGenerator].
 //
 // # How the state is kept
 //
-// The state is 96 bits of ID (timestamp, counter_hi, counter_lo) plus the
-// time counter_hi was last renewed: too much for one atomic word. It is
-// split by how often each part changes. An epoch starts at each renewal of
-// counter_hi and lasts about a second; within it, the renewal time and the
-// random base of counter_hi are constant and live in two rarely written
-// words, renewal and counterHi. Everything that changes per ID lives in the
-// hot word:
+// The state (timestamp, counter_hi, counter_lo and the time counter_hi was
+// last renewed) is too big for one atomic word. It is kept in the words of
+// package internal/epoch, whose doc comment states the snapshot rule, the
+// order of writes and why that order is safe. An epoch starts at each
+// renewal of counter_hi; within it the renewal time and counter_hi's random
+// base are constant and live in the two cold words, and what changes per ID
+// lives in the hot word:
 //
-//	hot:       tag (16) | delta (10) | carries (14) | counter_lo (24)
-//	renewal:   renewal timestamp (48) | tag (16)
-//	counterHi: counter_hi base (24) | tag (16)
+//	hot:     tag (22) | delta (10) | carries (8) | counter_lo (24)
+//	cold[0]: renewal timestamp (48)                 | tag (16)
+//	cold[1]: 0 (16) | headroom (8) | counter_hi base (24) | tag (16)
 //
 // timestamp = renewal timestamp + delta, and counter_hi = (base + carries)
-// mod 2^24, where carries counts overflows of counter_lo in the epoch.
-// Because a renewal is due when the timestamp is 1000 ms past the last one,
-// delta never exceeds 999. The tag numbers epochs; a word belongs to the
-// epoch whose tag it carries.
+// mod 2^24, where carries counts the overflows of counter_lo in the epoch.
+// A renewal is due once the timestamp is 1000 ms past the last one, so
+// delta stays below 1000 and every timestamp of an epoch is below the first
+// one of the next (except after a reset). headroom = min(255, 2^24-1 -
+// base) is how many overflows of counter_lo fit before counter_hi would
+// wrap or carries run out.
 //
-// Within an epoch the hot word only grows, so a compare-and-swap on it
-// cannot succeed against a stale value (no ABA) unless 65536 epochs - at
-// least 18 hours of renewals - pass between one goroutine's load and its
-// swap, and the fields then match again.
+// The common case, the same millisecond with counter_hi below its maximum,
+// reserves an ID with one atomic add of 1 to the hot word: counter_lo goes
+// up, and its overflow carries into carries, which is exactly the
+// specification's overflow into counter_hi. The add is accepted if its
+// result carries the loaded tag. The fast path is taken only with carries
+// below headroom, so the overflow an add may cause leaves counter_hi at
+// most at its maximum and carries at most 255: a valid state. Going past
+// that would take a second overflow, 2^24 more adds from calls that loaded
+// the state before the first one, all between their load and their add at
+// once; the engine is correct for fewer than 2^24 such calls. The rare
+// steps (a new millisecond, a renewal, counter_hi's overflow, a reset) go
+// through compare-and-swap and check the state first.
 //
-// Starting an epoch writes renewal first, then counterHi, then hot. A
-// goroutine that finds renewal one tag ahead of hot knows an epoch change is
-// under way and finishes it itself (it writes counterHi and hot if nobody
-// has yet), so no goroutine ever waits for one that was preempted mid-way.
-// Every timestamp of an epoch is below the next epoch's first one (delta <
-// 1000 and a renewal is at least 1000 ms later), so finishing the change in
-// any order keeps IDs increasing.
-//
-// One case cannot be represented: more than 2^14-1 overflows of counter_lo
-// within one epoch, that is 2^38 IDs within one second of timestamps, which
-// a real clock does not allow. The generator then starts a new epoch early,
-// 1000 ms after the last renewal, which keeps IDs unique and increasing.
-//
-// The zero Generator is not usable: make one with NewGenerator or
-// NewGeneratorWithRng.
+// One case departs from the specification: more than 255 overflows of
+// counter_lo within one epoch, that is more than 2^32 IDs within one
+// second of timestamps, which no real clock allows. The generator then
+// starts a new epoch early, 1000 ms after the last renewal, which keeps IDs
+// unique and increasing.
 type Generator struct {
-	_         cpu.CacheLinePad
-	hot       atomic.Uint64
-	_         cpu.CacheLinePad
-	renewal   atomic.Uint64
-	counterHi atomic.Uint64
-	clock     *clock.Clock
-	shared    *entropy.Shared // random numbers when rng is nil
-	mu        sync.Mutex      // serializes reads from rng
-	rng       io.Reader
-	_         cpu.CacheLinePad
+	engine epoch.Engine
+	clock  clock.Clock
+	ent    entropy.Shared // random numbers when rng is nil
+	mu     sync.Mutex     // serializes reads from rng
+	rng    io.Reader
 }
 
-// Bit layout of the hot word.
+// Layout of the hot word's per-ID part and of the counter_hi word.
 const (
-	loBits      = 24
-	carryBits   = 14
-	deltaBits   = 10
-	tagBits     = 16
-	carryShift  = loBits
-	deltaShift  = carryShift + carryBits
-	tagShift    = deltaShift + deltaBits
-	maxCarries  = 1<<carryBits - 1
-	deltaMask   = 1<<deltaBits - 1
-	tagMask     = 1<<tagBits - 1
-	counterMask = MaxCounter
+	loBits        = 24
+	carryBits     = 8
+	deltaBits     = 10
+	carryShift    = loBits
+	deltaShift    = carryShift + carryBits
+	maxCarries    = 1<<carryBits - 1
+	counterMask   = MaxCounter
+	headroomShift = 24
+	coldWords     = 2
 )
 
-func packHot(tag, delta, carries, counterLo uint64) uint64 {
-	return tag<<tagShift | delta<<deltaShift | carries<<carryShift | counterLo
-}
+// Bounds the layout relies on, checked by the compiler.
+const (
+	_ = uint(deltaBits + carryBits + loBits - epoch.TagShift) // the per-ID part is full
+	_ = uint(epoch.TagShift - deltaBits - carryBits - loBits)
+	_ = uint(1<<deltaBits - renewalInterval)                // delta holds every offset below the renewal interval
+	_ = uint(epoch.PayloadBits - 48)                        // cold[0] holds a timestamp
+	_ = uint(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds base and headroom
+)
 
 // NewGenerator returns a Generator that takes its random numbers from
 // ChaCha8 keyed from crypto/rand (see package internal/entropy for the
 // scheme) and its time from the system clock.
 func NewGenerator() *Generator {
-	return &Generator{clock: clock.New(), shared: entropy.NewShared()}
+	g := new(Generator)
+	g.ent.Rekey()
+	return g
 }
 
 // NewGeneratorWithRng returns a Generator that reads its random numbers from
 // rng, 4 bytes per number, taken as a big-endian uint32. Reads are
 // serialized, so the Generator stays safe for concurrent use even if rng is
-// not. An error from rng is returned, wrapped, by the call that met it.
-// Use a cryptographically strong rng: the specification asks for one.
+// not. An error from rng is returned, wrapped, by the call that met it. A
+// nil rng means the default source, as in [NewGenerator]. Use a
+// cryptographically strong rng: the specification asks for one.
 func NewGeneratorWithRng(rng io.Reader) *Generator {
-	return &Generator{clock: clock.New(), rng: rng}
+	g := NewGenerator()
+	g.rng = rng
+	return g
 }
 
 // Generate returns a new ID. If the clock has moved back by more than
-// DefaultRollbackAllowance since the last ID, it resets the generator and
+// [DefaultRollbackAllowance] since the last ID, it resets the generator and
 // goes on from the current time, so that ID may be smaller than earlier ones.
-// The error is non-nil only for a generator made with NewGeneratorWithRng
-// whose rng failed, or if the system clock reads before 1970 or after
-// MaxTimestamp (ErrInvalidTimestamp). Generate does not allocate.
+// The error is non-nil only for a generator made with
+// [NewGeneratorWithRng] whose rng failed, or if the system clock reads
+// before 1970 or after [MaxTimestamp] ([ErrInvalidTimestamp]). Generate
+// does not allocate.
 func (g *Generator) Generate() (ID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, false)
+	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock)
 }
 
-// GenerateOrAbort is Generate that returns ErrClockRollback, leaving the
-// generator as it was, instead of resetting on a large clock rollback. The
-// IDs it returns are always greater than all earlier ones.
+// GenerateOrAbort is [Generator.Generate] that returns [ErrClockRollback],
+// leaving the generator as it was, instead of resetting on a large clock
+// rollback. The IDs it returns are always greater than all earlier ones.
 func (g *Generator) GenerateOrAbort() (ID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, true)
+	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock|abort)
 }
 
 // GenerateOrResetCore returns the next ID for a caller-supplied Unix
 // timestamp in milliseconds, resetting the generator if timestamp is more
 // than rollbackAllowance ms behind the last ID. Given the same timestamps
 // and random bytes it returns exactly the IDs of the specification's
-// algorithm. It returns ErrInvalidTimestamp for a timestamp of 0 or above
-// MaxTimestamp, or an allowance above MaxTimestamp. Like any core it is not
-// meant for concurrent use: interleaving calls with other timestamps breaks
-// the order the timestamps imply.
+// algorithm. It returns [ErrInvalidTimestamp] for a timestamp of 0 or above
+// [MaxTimestamp], or an allowance above MaxTimestamp. Like any core it is
+// not meant for concurrent use: interleaving calls with other timestamps
+// breaks the order the timestamps imply.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ID, error) {
-	return g.generate(timestamp, rollbackAllowance, false)
+	return g.generate(timestamp, rollbackAllowance, reset)
 }
 
-// GenerateOrAbortCore is GenerateOrResetCore that returns ErrClockRollback,
-// leaving the generator as it was, when timestamp is more than
-// rollbackAllowance ms behind the last ID.
+// GenerateOrAbortCore is [Generator.GenerateOrResetCore] that returns
+// [ErrClockRollback], leaving the generator as it was, when timestamp is
+// more than rollbackAllowance ms behind the last ID.
 func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID, error) {
-	return g.generate(timestamp, rollbackAllowance, true)
+	return g.generate(timestamp, rollbackAllowance, abort)
 }
 
 // Fill fills dst with new IDs, each greater than the one before, all minted
@@ -166,7 +181,7 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID
 func (g *Generator) Fill(dst []ID) error {
 	timestamp := g.clock.Millis()
 	for i := range dst {
-		id, err := g.generate(timestamp, DefaultRollbackAllowance, false)
+		id, err := g.generate(timestamp, DefaultRollbackAllowance, fromClock)
 		if err != nil {
 			return err
 		}
@@ -175,224 +190,276 @@ func (g *Generator) Fill(dst []ID) error {
 	return nil
 }
 
-// draw returns 32 random bits.
-func (g *Generator) draw() (uint32, error) {
-	if g.rng == nil {
-		return uint32(g.shared.Uint64()), nil
-	}
-	return g.drawFromReader()
-}
-
-func (g *Generator) drawFromReader() (uint32, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return readUint32(g.rng)
-}
-
-// notDrawn marks a random number a call has not drawn yet. A
-// compare-and-swap that fails publishes nothing, so a retry reuses what was
-// drawn; drawing lazily in the order counter_lo, counter_hi, entropy is what
-// makes the core return the reference algorithm's IDs for the same byte
-// stream.
-const notDrawn = 1 << 32
-
-// drawIfNeeded returns v, or a fresh draw if v is notDrawn, masked by mask.
-func (g *Generator) drawIfNeeded(v uint64, mask uint32) (uint64, error) {
-	if v != notDrawn {
-		return v, nil
-	}
-	r, err := g.draw()
-	return uint64(r & mask), err
-}
-
 // generate is the one engine behind every generating method: the
-// specification's algorithm with a caller-supplied timestamp, run against
-// the three state words. abort selects the OrAbort form. The two common
-// cases, the same millisecond and a new millisecond within the epoch, come
-// first. The ID is written into the result before the swap: the swap's
-// locked instruction drains those two 8-byte stores, so the caller's
-// 16-byte copy of the result does not stall on store forwarding (writing
-// it after the swap measured about 5 ns slower per ID).
-func (g *Generator) generate(timestamp, allowance uint64, abort bool) (id ID, err error) {
-	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
+// specification's algorithm with a caller-supplied timestamp, run on the
+// epoch words. m says where timestamp came from and what a large rollback
+// does. The common case comes first
+// and takes one atomic add; the rest is in slow.
+//
+// The ID is written into the result before the add, as the value the add
+// is expected to produce: the add's locked instruction then drains those
+// two 8-byte stores, so the caller's 16-byte copy of the result does not
+// stall on store forwarding. Only when another goroutine's add came first
+// is the ID rewritten.
+func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err error) {
+	if timestamp-1 >= MaxTimestamp || allowance > MaxTimestamp {
 		return ID{}, ErrInvalidTimestamp
 	}
-	lo, hi, entropy := uint64(notDrawn), uint64(notDrawn), uint64(notDrawn)
+	s := g.engine.Load(coldWords)
+	renewedAt, hiWord := s.Payload(0), s.Payload(1)
+	carries := s.Hot >> carryShift & maxCarries
+	current := renewedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
+	var d draws
+	// The same millisecond, or a rollback within the allowance (current -
+	// timestamp wraps to a huge value if timestamp is ahead), and counter_hi
+	// has room for an overflow.
+	if s.Consistent() && current-timestamp <= allowance && carries < hiWord>>headroomShift {
+		if g.rng == nil {
+			d.entropy, d.drawn = uint32(g.ent.Uint64()), wantEntropy
+		} else if err = d.take(g, wantEntropy); err != nil {
+			return ID{}, err
+		}
+		next := s.Hot + 1
+		id = idOf(renewedAt, hiWord, next, d.entropy)
+		got := g.engine.Reserve(1)
+		if got == next {
+			return id, nil
+		}
+		// Another goroutine's add or advance came first: the reservation is
+		// good if it is in the loaded epoch.
+		if s.Owns(got) {
+			return idOf(renewedAt, hiWord, got, d.entropy), nil
+		}
+	}
+	return g.slow(timestamp, allowance, m, d)
+}
+
+// mode says where a call's timestamp came from and what a rollback beyond
+// the allowance does.
+type mode uint8
+
+const (
+	reset     mode = 0         // start again from the timestamp
+	abort     mode = 1 << iota // return ErrClockRollback
+	fromClock                  // the timestamp is a clock reading (see slow)
+)
+
+// idOf returns the ID that the hot word's per-ID part stands for in the
+// epoch whose cold payloads are renewedAt and hiWord.
+func idOf(renewedAt, hiWord, hot uint64, entropy uint32) (id ID) {
+	timestamp := renewedAt + hot>>deltaShift&(1<<deltaBits-1)
+	counterHi := (hiWord + hot>>carryShift&maxCarries) & counterMask
+	binary.BigEndian.PutUint64(id[0:8], timestamp<<16|counterHi>>8)
+	binary.BigEndian.PutUint64(id[8:16], counterHi<<56|(hot&counterMask)<<32|uint64(entropy))
+	return id
+}
+
+// perID packs the per-ID part of the hot word.
+func perID(delta, carries, counterLo uint64) uint64 {
+	return delta<<deltaShift | carries<<carryShift | counterLo
+}
+
+// hiWordOf packs the counter_hi word for a counter_hi base.
+func hiWordOf(base uint64) uint64 {
+	return min(maxCarries, counterMask-base)<<headroomShift | base
+}
+
+// A move is what the specification's algorithm does next from a state.
+type move uint8
+
+const (
+	moveCount   move = iota // counter_lo + 1, with any overflow into carries: hot + 1
+	moveAdvance             // a new hot word in the same epoch
+	moveStart               // a new epoch at a given timestamp
+)
+
+// plan is one step of the specification's algorithm from a consistent
+// snapshot: what to do, and for moveAdvance the new delta and carries (with
+// a fresh counter_lo to add) or for moveStart the new epoch's timestamp.
+type plan struct {
+	move           move
+	delta, carries uint64
+	timestamp      uint64
+}
+
+// next returns the plan for timestamp from the state in s.
+func next(s *epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, err error) {
+	renewedAt, base := s.Payload(0), s.Payload(1)&counterMask
+	delta, carries := s.Hot>>deltaShift&(1<<deltaBits-1), s.Hot>>carryShift&maxCarries
+	current := renewedAt + delta
+	switch {
+	case timestamp > current:
+		// A new millisecond: counter_lo starts at random, in this epoch
+		// unless counter_hi is due a renewal (or was never drawn).
+		if renewedAt != 0 && timestamp-renewedAt < renewalInterval {
+			return plan{move: moveAdvance, delta: timestamp - renewedAt, carries: carries}, nil
+		}
+		return plan{move: moveStart, timestamp: timestamp}, nil
+	case current-timestamp <= allowance:
+		// The same millisecond, or a rollback within the allowance.
+		if s.Hot&counterMask != counterMask {
+			return plan{move: moveCount}, nil
+		}
+		counterHi := (base + carries) & counterMask
+		switch {
+		case counterHi != counterMask && carries != maxCarries:
+			return plan{move: moveCount}, nil // counter_lo overflows into counter_hi
+		case carries == maxCarries:
+			// Out of carries: see the type's comment.
+			if renewedAt+renewalInterval > MaxTimestamp {
+				return p, ErrInvalidTimestamp
+			}
+			return plan{move: moveStart, timestamp: renewedAt + renewalInterval}, nil
+		case current == MaxTimestamp:
+			return p, ErrInvalidTimestamp
+		case delta+1 < renewalInterval:
+			// counter_hi overflows too: the timestamp moves on by one, with
+			// counter_hi (base + carries + 1) mod 2^24 = 0 and a fresh
+			// counter_lo.
+			return plan{move: moveAdvance, delta: delta + 1, carries: carries + 1}, nil
+		default:
+			// ... and that timestamp is due a renewal.
+			return plan{move: moveStart, timestamp: current + 1}, nil
+		}
+	case abort:
+		return p, ErrClockRollback
+	default:
+		// A rollback beyond the allowance: start again from timestamp.
+		return plan{move: moveStart, timestamp: timestamp}, nil
+	}
+}
+
+// slow runs the specification's algorithm for the cases generate's fast
+// path leaves: every step that needs a compare-and-swap, and the retries of
+// a reservation that fell into a later epoch. d holds what the caller has
+// drawn already.
+//
+// For a timestamp read from the clock, a state more than the allowance
+// ahead is checked against a second reading before it counts as a
+// rollback. Without that, a goroutine descheduled between its clock
+// reading and its first look at the state would reset the stream to its
+// stale time, and two such goroutines could keep resetting each other's
+// epochs.
+func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (ID, error) {
+	e := &g.engine
 	for {
-		hot := g.hot.Load()
-		renewal := g.renewal.Load()
-		counterHi := g.counterHi.Load()
-		tag := hot >> tagShift
-		if renewal&tagMask != tag || counterHi&tagMask != tag {
-			if renewal&tagMask == (tag+1)&tagMask {
-				// An epoch change is under way: finish it, then re-read.
-				if lo, hi, err = g.finishEpoch(hot, renewal, counterHi, lo, hi); err != nil {
+		s := e.Load(coldWords)
+		if !s.Consistent() {
+			if s.Changing() {
+				if err := g.help(&s, &d); err != nil {
 					return ID{}, err
 				}
 			}
 			continue
 		}
-
-		renewedAt := renewal >> tagBits
-		hiBase := counterHi >> tagBits
-		delta := hot >> deltaShift & deltaMask
-		carries := hot >> carryShift & maxCarries
-		current := renewedAt + delta // the state's timestamp
-
-		var next, nextTs uint64 // the next hot word and its timestamp
-		switch {
-		case timestamp <= current && timestamp+allowance >= current && hot&counterMask < counterMask:
-			// The same millisecond, or a rollback within the allowance.
-			next, nextTs = hot+1, current
-		case timestamp > current && timestamp-renewedAt < renewalInterval && renewedAt != 0:
-			// A new millisecond in the epoch: counter_lo starts at random.
-			if lo == notDrawn && entropy == notDrawn && g.rng == nil {
-				// One 64-bit draw covers both numbers.
-				r := g.shared.Uint64()
-				lo, entropy = r>>40, r&(1<<32-1)
-			} else if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
+		if current := s.Payload(0) + s.Hot>>deltaShift&(1<<deltaBits-1); m&fromClock != 0 &&
+			timestamp < current && current-timestamp > allowance {
+			// A clock reading taken before other calls minted later IDs is
+			// stale, not a rollback (the call may have been descheduled
+			// after reading the clock): only a reading taken after seeing
+			// the state can show one.
+			m &^= fromClock
+			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
+				return ID{}, ErrInvalidTimestamp
+			}
+			continue
+		}
+		p, err := next(&s, timestamp, allowance, m&abort != 0)
+		if err != nil {
+			return ID{}, err
+		}
+		renewedAt, hiWord := s.Payload(0), s.Payload(1)
+		switch p.move {
+		case moveCount:
+			if err := d.take(g, wantEntropy); err != nil {
 				return ID{}, err
 			}
-			next, nextTs = packHot(tag, timestamp-renewedAt, carries, lo), timestamp
+			if e.Advance(&s, s.Hot+1) {
+				return idOf(renewedAt, hiWord, s.Hot+1, d.entropy), nil
+			}
+		case moveAdvance:
+			if err := d.take(g, wantCounterLo|wantEntropy); err != nil {
+				return ID{}, err
+			}
+			hot := s.Hot&^epoch.PerIDMask | perID(p.delta, p.carries, uint64(d.counterLo))
+			if e.Advance(&s, hot) {
+				return idOf(renewedAt, hiWord, hot, d.entropy), nil
+			}
+		case moveStart:
+			if err := d.take(g, wantCounterLo|wantCounterHi|wantEntropy); err != nil {
+				return ID{}, err
+			}
+			first := perID(0, 0, uint64(d.counterLo))
+			r := e.Start(&s, coldWords, [epoch.MaxCold]uint64{p.timestamp, hiWordOf(uint64(d.counterHi))}, first)
+			if r.Began && g.rng == nil {
+				g.ent.Rekey() // once per epoch: about once a second
+			}
+			if r.Claimed {
+				return idOf(r.Payload[0], r.Payload[1], first, d.entropy), nil
+			}
+		}
+	}
+}
+
+// help finishes an epoch change another goroutine began (see epoch.Help)
+// with a counter_hi base and a first counter_lo of its own, which are used
+// up whether or not they land: the ID the new epoch's first state stands
+// for is skipped.
+func (g *Generator) help(s *epoch.Snapshot, d *draws) error {
+	if err := d.take(g, wantCounterLo|wantCounterHi); err != nil {
+		return err
+	}
+	g.engine.Help(s, coldWords, [epoch.MaxCold]uint64{1: hiWordOf(uint64(d.counterHi))}, perID(0, 0, uint64(d.counterLo)))
+	d.drawn &^= wantCounterLo | wantCounterHi
+	return nil
+}
+
+// draws holds the random numbers a call has drawn. A compare-and-swap that
+// fails publishes nothing, so a retry reuses what was drawn; drawing each
+// number only when the algorithm needs it, in the order counter_lo,
+// counter_hi, entropy, is what makes the core return the specification's
+// IDs for the same byte stream.
+type draws struct {
+	counterLo, counterHi, entropy uint32
+	drawn                         uint8 // which of the want bits hold a value
+}
+
+const (
+	wantCounterLo uint8 = 1 << iota
+	wantCounterHi
+	wantEntropy
+)
+
+// take draws those of want that are not drawn yet, in the specification's
+// order.
+func (d *draws) take(g *Generator, want uint8) error {
+	for _, w := range [...]uint8{wantCounterLo, wantCounterHi, wantEntropy} {
+		if want&w == 0 || d.drawn&w != 0 {
+			continue
+		}
+		r, err := g.draw()
+		if err != nil {
+			return err
+		}
+		switch w {
+		case wantCounterLo:
+			d.counterLo = r & counterMask
+		case wantCounterHi:
+			d.counterHi = r & counterMask
 		default:
-			var epochStart uint64
-			next, nextTs, epochStart, lo, err = g.rareStep(hot, timestamp, allowance, abort, renewedAt, hiBase, lo)
-			if err != nil {
-				return ID{}, err
-			}
-			if next == 0 {
-				var ok bool
-				id, ok, hi, entropy, err = g.startEpoch(hot, renewal, counterHi, epochStart, lo, hi, entropy)
-				if ok || err != nil {
-					return id, err
-				}
-				continue
-			}
+			d.entropy = r
 		}
-
-		if entropy == notDrawn {
-			if g.rng == nil {
-				entropy = g.shared.Uint64() & (1<<32 - 1) // inlined: the hot path
-			} else if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
-				return ID{}, err
-			}
-		}
-		counterHiNow := uint32(hiBase+next>>carryShift&maxCarries) & counterMask
-		binary.BigEndian.PutUint64(id[0:8], nextTs<<16|uint64(counterHiNow)>>8)
-		binary.BigEndian.PutUint64(id[8:16], uint64(counterHiNow)<<56|(next&counterMask)<<32|entropy)
-		if g.hot.CompareAndSwap(hot, next) {
-			return id, nil
-		}
+		d.drawn |= w
 	}
+	return nil
 }
 
-// rareStep handles what generate's common cases do not: a new millisecond
-// that is due a counter_hi renewal, overflows of counter_lo, and rollbacks
-// beyond the allowance. It returns the next hot word and its timestamp, or
-// next == 0 and the timestamp at which a new epoch must start. lo is
-// counter_lo as drawn so far (notDrawn if not yet); it returns it drawn if
-// the step needs one.
-func (g *Generator) rareStep(hot, timestamp, allowance uint64, abort bool, renewedAt, hiBase, lo uint64) (next, nextTs, epochStart, loOut uint64, err error) {
-	tag := hot >> tagShift
-	delta := hot >> deltaShift & deltaMask
-	carries := hot >> carryShift & maxCarries
-	current := renewedAt + delta
-	switch {
-	case timestamp > current:
-		// A new millisecond, a second or more after the last renewal.
-		lo, err = g.drawIfNeeded(lo, counterMask)
-		return 0, 0, timestamp, lo, err
-	case timestamp+allowance >= current:
-		// counter_lo is at its maximum and overflows.
-		if carries == maxCarries {
-			// Not reachable with a real clock: see the type's comment.
-			if renewedAt+renewalInterval > MaxTimestamp {
-				return 0, 0, 0, lo, ErrInvalidTimestamp
-			}
-			lo, err = g.drawIfNeeded(lo, counterMask)
-			return 0, 0, renewedAt + renewalInterval, lo, err
-		}
-		if (hiBase+carries+1)&counterMask != 0 {
-			// Into counter_hi.
-			return packHot(tag, delta, carries+1, 0), current, 0, lo, nil
-		}
-		// counter_hi overflows too: the timestamp moves on by one and
-		// counter_lo starts at random.
-		if current == MaxTimestamp {
-			return 0, 0, 0, lo, ErrInvalidTimestamp
-		}
-		if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
-			return 0, 0, 0, lo, err
-		}
-		if delta+1 >= renewalInterval {
-			return 0, 0, current + 1, lo, nil
-		}
-		return packHot(tag, delta+1, carries+1, lo), current + 1, 0, lo, nil
-	default:
-		// A rollback beyond the allowance.
-		if abort {
-			return 0, 0, 0, lo, ErrClockRollback
-		}
-		lo, err = g.drawIfNeeded(lo, counterMask)
-		return 0, 0, timestamp, lo, err
+// draw returns 32 random bits.
+func (g *Generator) draw() (uint32, error) {
+	if g.rng == nil {
+		return uint32(g.ent.Uint64()), nil
 	}
-}
-
-// startEpoch renews counter_hi and begins a new epoch at timestamp with
-// counter_lo lo, and returns that epoch's first ID with ok set. If another
-// goroutine changes the state first it returns ok unset and the numbers it
-// drew, and generate's loop reads the state again (helping finish the
-// change, if it is this one that is under way).
-func (g *Generator) startEpoch(hot, renewal, counterHi, timestamp, lo, hi, entropy uint64) (id ID, ok bool, hiOut, entropyOut uint64, err error) {
-	if hi, err = g.drawIfNeeded(hi, counterMask); err != nil {
-		return ID{}, false, hi, entropy, err
-	}
-	if entropy, err = g.drawIfNeeded(entropy, 1<<32-1); err != nil {
-		return ID{}, false, hi, entropy, err
-	}
-	tag := (hot>>tagShift + 1) & tagMask
-	if g.renewal.CompareAndSwap(renewal, timestamp<<tagBits|tag) {
-		if g.shared != nil {
-			g.shared.Rekey() // once per epoch: about once a second
-		}
-		g.counterHi.CompareAndSwap(counterHi, hi<<tagBits|tag)
-		if current := g.counterHi.Load(); current&tagMask == tag {
-			// A helper may have written a counter_hi of its own.
-			if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, lo)) {
-				return fromFields(timestamp, uint32(current>>tagBits), uint32(lo), uint32(entropy)), true, hi, entropy, nil
-			}
-		}
-	}
-	return ID{}, false, hi, entropy, nil
-}
-
-// finishEpoch completes an epoch change that another goroutine began:
-// renewal already carries the new tag; counterHi and hot may not yet. The
-// first state of the new epoch is the renewal timestamp with a random
-// counter_lo; the ID it stands for is skipped, which costs nothing. It
-// returns the draws it did not use.
-func (g *Generator) finishEpoch(hot, renewal, counterHi, lo, hi uint64) (loOut, hiOut uint64, err error) {
-	tag := renewal & tagMask
-	if counterHi&tagMask != tag {
-		// The words were loaded one after another: if this goroutine
-		// stalled between the loads, counterHi may already belong to a
-		// later epoch. Only a word still carrying hot's tag may be moved
-		// on; writing anything else back would undo a newer epoch (and
-		// leave the tags unable to agree again).
-		if counterHi&tagMask != hot>>tagShift {
-			return lo, hi, nil // re-read
-		}
-		if hi, err = g.drawIfNeeded(hi, counterMask); err != nil {
-			return lo, hi, err
-		}
-		g.counterHi.CompareAndSwap(counterHi, hi<<tagBits|tag)
-		hi = notDrawn
-	}
-	if lo, err = g.drawIfNeeded(lo, counterMask); err != nil {
-		return lo, hi, err
-	}
-	if g.hot.CompareAndSwap(hot, packHot(tag, 0, 0, lo)) {
-		lo = notDrawn
-	}
-	return lo, hi, nil
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return readUint32(g.rng)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/clock"
 	"github.com/fastid/scru128/internal/entropy"
 	"github.com/fastid/scru128/internal/naive"
 )
@@ -59,7 +60,7 @@ func TestPoolConcurrentUniqueAndTimely(t *testing.T) {
 // counter_lo counts up under one counter_hi.
 func TestShardStreamFollowsSpec(t *testing.T) {
 	s := core{src: entropy.NewSource()}
-	c := NewGenerator().clock
+	c := clock.New()
 	prev, _ := s.generate(c.Millis(), DefaultRollbackAllowance, false)
 	for range 100_000 {
 		id, err := s.generate(c.Millis(), DefaultRollbackAllowance, false)

@@ -20,9 +20,9 @@ var defaultGenerator = NewGenerator()
 // millisecond (practically never, as each millisecond starts it at random)
 // it waits for the next one. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ULID can represent.
-func Make() (id ULID) {
+func Make() ULID {
 	for {
-		err := defaultGenerator.next(&id, defaultGenerator.clock.Millis(), DefaultRollbackAllowance, false)
+		id, err := defaultGenerator.Generate()
 		if err == nil {
 			return id
 		}

@@ -21,6 +21,7 @@ const DefaultInterval = time.Second
 var origin = time.Now()
 
 // Clock returns Unix time in milliseconds. It is safe for concurrent use.
+// The zero Clock follows time.Now, re-anchored every DefaultInterval.
 type Clock struct {
 	offset   atomic.Int64 // wall clock minus monotonic clock, in ns
 	deadline atomic.Int64 // monotonic ns after which to re-anchor
@@ -67,7 +68,11 @@ func (c *Clock) reanchor(deadline int64) {
 	} else {
 		wallNs, mono = c.wall().UnixNano(), int64(time.Since(origin))
 	}
-	if c.deadline.CompareAndSwap(deadline, mono+c.interval) {
+	interval := c.interval
+	if interval == 0 {
+		interval = int64(DefaultInterval) // the zero Clock
+	}
+	if c.deadline.CompareAndSwap(deadline, mono+interval) {
 		c.offset.Store(wallNs - mono)
 	}
 }

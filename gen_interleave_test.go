@@ -1,0 +1,250 @@
+//go:build epochhooks
+
+// The interleaving tests need the engine's step hooks: go test -tags epochhooks.
+
+package scru128
+
+import (
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/fastid/scru128/internal/epoch"
+	"github.com/fastid/scru128/internal/idtest"
+	"github.com/fastid/scru128/internal/naive"
+)
+
+// spreadReader returns 4-byte draws that are far apart: n times a large
+// odd constant. Bases of successive epochs then differ by much more than a
+// count of overflows, so an ID read with the wrong epoch's words shows.
+type spreadReader struct{ n uint32 }
+
+func (r *spreadReader) Read(p []byte) (int, error) {
+	for i := 0; i+4 <= len(p); i += 4 {
+		r.n++
+		v := r.n * 0x9e3779b9
+		p[i], p[i+1], p[i+2], p[i+3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	}
+	return len(p) / 4 * 4, nil
+}
+
+// constUint32Reader returns the same 4-byte value for every draw.
+type constUint32Reader uint32
+
+func (c constUint32Reader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(uint32(c) >> (24 - 8*(i%4)))
+	}
+	return len(p), nil
+}
+
+// coreCall is one call of a core method.
+type coreCall struct {
+	timestamp, allowance uint64
+	abort                bool
+}
+
+func (c coreCall) on(g *Generator) (ID, error) {
+	if c.abort {
+		return g.GenerateOrAbortCore(c.timestamp, c.allowance)
+	}
+	return g.GenerateOrResetCore(c.timestamp, c.allowance)
+}
+
+// interleaving is a test of a few concurrent calls on one Generator that
+// has first made the IDs of prime, one after another.
+type interleaving struct {
+	name  string
+	rng   func() io.Reader
+	prime []coreCall
+	calls []coreCall
+	// resets is set when a call may reset the generator: IDs may then be
+	// below the primed ones, as the specification allows.
+	resets bool
+	// loads has bit i set to stop call i between its loads of the words
+	// too, not only before each write: it tests the snapshot rule, at the
+	// price of many more schedules.
+	loads uint8
+}
+
+const t0 = 1_700_000_000_000
+
+// TestInterleavings runs two and three calls through every interleaving of
+// the engine's steps at an epoch change, a new millisecond, overflows of
+// counter_lo and counter_hi, and rollbacks, and checks each schedule. The
+// cases with loads set also stop between the loads of the words; the
+// others load them as one step, which keeps the number of schedules in
+// the tens of thousands.
+func TestInterleavings(t *testing.T) {
+	counting := func() io.Reader { return &spreadReader{} }
+	loNearMax := func() io.Reader { return constUint32Reader(MaxCounter - 1) }
+	allMax := func() io.Reader { return ffReader{} }
+	same := coreCall{t0, 10_000, false}
+	for _, tc := range []interleaving{
+		{name: "2 epoch change", loads: 0b11, rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1000, 10_000, false}, same}},
+		{name: "2 epoch change, constant draws", loads: 0b11, rng: func() io.Reader { return constUint32Reader(5) }, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1000, 10_000, false}, same}},
+		{name: "2 new millisecond", loads: 0b11, rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1, 10_000, false}, same}},
+		{name: "2 counter_lo overflow", loads: 0b11, rng: loNearMax, prime: []coreCall{same},
+			calls: []coreCall{same, same}},
+		{name: "2 counter_hi overflow", loads: 0b11, rng: allMax, prime: []coreCall{same},
+			calls: []coreCall{same, same}},
+		{name: "2 rollback reset", loads: 0b11, rng: counting, prime: []coreCall{same}, resets: true,
+			calls: []coreCall{{t0 - 20_000, 10_000, false}, {t0 - 20_000, 10_000, true}}},
+		{name: "epoch change", rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1000, 10_000, false}, same, {t0 + 1001, 10_000, false}}},
+		// With the same draws in every epoch, a reservation taken in one
+		// epoch but read with another's words would repeat an ID.
+		{name: "epoch change, constant draws", rng: func() io.Reader { return constUint32Reader(5) }, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1000, 10_000, false}, same, same}},
+		{name: "epoch change, two starters", rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1000, 10_000, false}, {t0 + 2500, 10_000, true}}},
+		{name: "new millisecond", rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 + 1, 10_000, false}, same, {t0 + 2, 10_000, true}}},
+		{name: "counter_lo overflow", rng: loNearMax, prime: []coreCall{same},
+			calls: []coreCall{same, same, same}},
+		{name: "counter_hi overflow", rng: allMax, prime: []coreCall{same},
+			calls: []coreCall{same, same, same}},
+		{name: "counter_hi overflow at the renewal edge", rng: allMax, prime: []coreCall{same, {t0 + 999, 10_000, false}},
+			calls: []coreCall{{t0 + 999, 10_000, false}, {t0 + 999, 10_000, false}, {t0 + 1000, 10_000, false}}},
+		{name: "rollback within the allowance", rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 - 5000, 10_000, true}, {t0 + 1, 10_000, false}, {t0 - 9000, 10_000, false}}},
+		{name: "rollback refused", rng: counting, prime: []coreCall{same},
+			calls: []coreCall{{t0 - 20_000, 10_000, true}, same, {t0 + 1000, 10_000, false}}},
+		// The clock stepped back 20 s: every call sees the new time. (Calls
+		// whose timestamps are more than the allowance apart are outside the
+		// core's contract: they can keep resetting each other's epochs.)
+		{name: "rollback reset", rng: counting, prime: []coreCall{same, {t0 + 1, 10_000, false}}, resets: true,
+			calls: []coreCall{{t0 - 20_000, 10_000, false}, {t0 - 20_000, 10_000, false}, {t0 - 20_000, 10_000, true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, serial := exploreGenerator(t, tc)
+			// Each order of the calls is one serial schedule, checked
+			// against the reference.
+			if want := factorial(len(tc.calls)); serial != want {
+				t.Errorf("%d serial schedules, want %d", serial, want)
+			}
+			t.Logf("%d schedules", n)
+		})
+	}
+}
+
+func factorial(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return n * factorial(n-1)
+}
+
+// exploreGenerator runs tc through every schedule and returns how many
+// there were and how many of them were serial.
+func exploreGenerator(t *testing.T, tc interleaving) (schedules, serial int) {
+	var g *Generator
+	var primed []ID
+	var epochs map[uint64]epochWords
+	schedules = idtest.Explore(t, func(sched *idtest.Sched) []func() (ID, error) {
+		g = NewGeneratorWithRng(tc.rng())
+		epochs = map[uint64]epochWords{}
+		primed = primed[:0]
+		for _, c := range tc.prime {
+			id, err := c.on(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			primed = append(primed, id)
+			recordEpoch(g, epochs)
+		}
+		g.engine.SetHook(func(p epoch.Point) {
+			if p.Step == epoch.Loading && tc.loads&(1<<sched.Running()) == 0 {
+				return
+			}
+			recordEpoch(g, epochs) // every write is followed by a step or the call's end
+			sched.Pause()
+		})
+		calls := make([]func() (ID, error), len(tc.calls))
+		for i, c := range tc.calls {
+			calls[i] = func() (ID, error) { return c.on(g) }
+		}
+		return calls
+	}, func(t testing.TB, r *idtest.Run[ID]) {
+		g.engine.SetHook(nil)
+		recordEpoch(g, epochs)
+		for i, id := range r.Results {
+			if r.Errs[i] == nil && !inSomeEpoch(id, epochs) {
+				t.Errorf("call %d's ID %s (timestamp %d, counter_hi %d) belongs to no epoch the words held: %v",
+					i, id, id.Timestamp(), id.CounterHi(), epochs)
+			}
+		}
+		if checkRun(t, tc, primed, r) {
+			serial++
+		}
+		// The state the calls left must go on from the largest ID.
+		after, err := g.GenerateOrAbortCore(tc.calls[0].timestamp+3000, MaxTimestamp)
+		if err != nil {
+			t.Errorf("the call after the schedule: %v", err)
+		}
+		for i, id := range r.Results {
+			if r.Errs[i] == nil && id.Compare(after) >= 0 {
+				t.Errorf("call %d's ID %s is not below the next one, %s", i, id, after)
+			}
+		}
+	})
+	return schedules, serial
+}
+
+// epochWords is the cold payloads of one epoch.
+type epochWords struct{ renewedAt, hiBase uint64 }
+
+// recordEpoch adds the epoch the cold words hold, if they agree, to epochs.
+func recordEpoch(g *Generator, epochs map[uint64]epochWords) {
+	s := g.engine.Words()
+	if s.Cold[0]&epoch.ColdTagMask == s.Cold[1]&epoch.ColdTagMask {
+		epochs[s.Cold[0]&epoch.ColdTagMask] = epochWords{s.Payload(0), s.Payload(1) & counterMask}
+	}
+}
+
+// inSomeEpoch reports whether id can stand for a state of one of the
+// epochs: its timestamp within the epoch's second and its counter_hi the
+// epoch's base plus a possible count of overflows.
+func inSomeEpoch(id ID, epochs map[uint64]epochWords) bool {
+	for _, e := range epochs {
+		if id.Timestamp()-e.renewedAt < 1<<deltaBits && (uint64(id.CounterHi())-e.hiBase)&counterMask <= maxCarries {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRun checks one schedule: only an OrAbort call may fail, and only
+// with ErrClockRollback; IDs are unique, above the primed ones and ordered
+// as the calls were in real time; and a schedule that ran the calls one
+// after another gives exactly the reference algorithm's IDs. It reports
+// whether the schedule was serial.
+func checkRun(t testing.TB, tc interleaving, primed []ID, r *idtest.Run[ID]) bool {
+	idtest.CheckOrder(t, r, ID.Compare, tc.resets, func(i int, err error) bool {
+		return tc.calls[i].abort && errors.Is(err, ErrClockRollback)
+	})
+	for i, id := range r.Results {
+		if last := primed[len(primed)-1]; r.Errs[i] == nil && !tc.resets && id.Compare(last) <= 0 {
+			t.Errorf("call %d's ID %s is not above the last primed one, %s", i, id, last)
+		}
+	}
+	order := r.Serial()
+	if order == nil {
+		return false
+	}
+	ref := naive.Core{Rng: tc.rng()}
+	for _, c := range tc.prime {
+		ref.Generate(c.timestamp, c.allowance, c.abort)
+	}
+	for _, i := range order {
+		c := tc.calls[i]
+		want, wantErr := ref.Generate(c.timestamp, c.allowance, c.abort)
+		if (wantErr == nil) != (r.Errs[i] == nil) || wantErr == nil && ID(want) != r.Results[i] {
+			t.Errorf("serial schedule %v: call %d got %s, %v; the reference %x, %v", order, i, r.Results[i], r.Errs[i], want, wantErr)
+		}
+	}
+	return true
+}
