@@ -29,7 +29,8 @@ func TestSourceReseedsOnSchedule(t *testing.T) {
 
 func TestZeroSourceSeedsItself(t *testing.T) {
 	var a, b Source
-	if a.Uint64() == b.Uint64() && a.Uint64() == b.Uint64() {
+	a1, b1 := a.Uint64(), b.Uint64()
+	if a2, b2 := a.Uint64(), b.Uint64(); a1 == b1 && a2 == b2 {
 		t.Fatal("two zero Sources agree: they were not seeded")
 	}
 	if a.seededAt.IsZero() {
