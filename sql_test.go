@@ -8,6 +8,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 var (
@@ -42,54 +44,6 @@ func TestScanUUIDForms(t *testing.T) {
 	}
 	if uuidID.UUID() != [16]byte(uuidID) || FromUUID(uuidID.UUID()) != uuidID {
 		t.Fatal("UUID and FromUUID do not round-trip")
-	}
-}
-
-// TestScanRejects checks that only the documented forms are accepted, and
-// that each rejection is the documented error.
-func TestScanRejects(t *testing.T) {
-	for _, tc := range []struct {
-		src    any
-		err    error
-		offset int // for ErrInvalidCharacter
-	}{
-		{"{1a20ae5-cd8b-ec48-3da7-86bbd79a5a5}", ErrInvalidCharacter, 0},
-		{"01a20ae5-cd8b-ec48-3da7-86bbd79a5a5g", ErrInvalidCharacter, 35},
-		{"01a20ae5cd8b-ec48-3da7-86bbd79a5a50-", ErrInvalidCharacter, 8},
-		{"01a20ae5cd8bec483da786bbd79a5a5-", ErrInvalidCharacter, 31},
-		{[]byte("01a20ae5-cd8b-ec48-3da7_86bbd79a5a50"), ErrInvalidCharacter, 23},
-		{"urn:uuid:01a20ae5-cd8b-ec48-3da7-86bbd79a5a50", ErrInvalidLength, 0},
-		{uuidID[:], ErrInvalidLength, 0}, // 16 bytes as a string are not the binary form
-		{string(uuidID[:]), ErrInvalidLength, 0},
-		{"", ErrInvalidLength, 0},
-		{[]byte{}, ErrInvalidLength, 0},
-		{uuidText[:35], ErrInvalidLength, 0},
-		{"0372hg16csmsm50l8dikcvuk-", ErrInvalidCharacter, 24},
-		{nil, ErrScanNull, 0},
-		{int64(42), ErrScanType, 0},
-		{3.5, ErrScanType, 0},
-		{[16]byte(uuidID), ErrScanType, 0},
-	} {
-		if s, ok := tc.src.([]byte); ok && len(s) == 16 {
-			tc.src = string(s) // a string of 16 bytes, as the case says
-		}
-		id := uuidID
-		err := id.Scan(tc.src)
-		if !errors.Is(err, tc.err) || id != uuidID {
-			t.Errorf("Scan(%T %v) = %v (id %x), want %v and id unchanged", tc.src, tc.src, err, id, tc.err)
-			continue
-		}
-		var ice *InvalidCharacterError
-		if tc.err == ErrInvalidCharacter && (!errors.As(err, &ice) || ice.Offset != tc.offset) {
-			t.Errorf("Scan(%v): %v, want offset %d", tc.src, err, tc.offset)
-		}
-	}
-	err := new(ID).Scan(int64(42))
-	if err.Error() != "scru128: unsupported Scan source type int64" {
-		t.Errorf("ErrScanType text: %q", err)
-	}
-	if err := new(NullID).Scan(int64(42)); !errors.Is(err, ErrScanType) {
-		t.Errorf("NullID.Scan(int64): %v", err)
 	}
 }
 
@@ -172,19 +126,20 @@ func TestNullJSON(t *testing.T) {
 	}
 }
 
-// TestOmitZero documents what omitzero and omitempty do with IDs.
-func TestOmitZero(t *testing.T) {
-	type row struct {
-		A ID     `json:"a,omitzero"`
-		B ID     `json:"b,omitempty"`
-		C NullID `json:"c,omitzero"`
-		D NullID `json:"d,omitempty"`
-	}
-	b, err := json.Marshal(row{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"b":"0000000000000000000000000","d":null}`; string(b) != want {
-		t.Fatalf("zero row = %s, want %s", b, want)
-	}
+// TestInterop runs the checks every format shares.
+func TestInterop(t *testing.T) {
+	idtest.CheckInterop(t, idtest.Interop[ID, NullID]{
+		Sample: uuidID,
+		Text:   uuidID.String(),
+		Accept: []any{uuidText, []byte(uuidText), strings.ToUpper(uuidText), uuidHex, []byte(strings.ToUpper(uuidHex)), uuidID[:]},
+		Reject: append(idtest.UUIDRejects(ErrInvalidLength, ErrInvalidCharacter),
+			idtest.Reject{Src: "0372hg16csmsm50l8dikcvuk-", Err: ErrInvalidCharacter, Offset: 24},
+			idtest.Reject{Src: []byte("f5lxx1zz5pnorynqglhzmsp34"), Err: ErrOutOfRange, Offset: -1},
+			idtest.Reject{Src: int64(1), Err: ErrScanType, Offset: -1}),
+		ScanNull:   ErrScanNull,
+		ScanType:   ErrScanType,
+		Length:     ErrInvalidLength,
+		NewNull:    func(id ID, valid bool) NullID { return NullID{id, valid} },
+		NullFields: func(n NullID) (ID, bool) { return n.ID, n.Valid },
+	})
 }
