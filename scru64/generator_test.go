@@ -365,16 +365,19 @@ func TestGenerateOrSleepWaitsForTheClock(t *testing.T) {
 		t.Fatalf("the timestamp ran %d ticks ahead", lead)
 	}
 	start := time.Now()
-	id := g.GenerateOrSleep()
-	if waited := time.Since(start); id <= last || waited > 2*time.Second {
-		t.Fatalf("GenerateOrSleep gave %s after %s, waiting %v", id, last, waited)
+	id, err := g.GenerateOrSleep()
+	if waited := time.Since(start); err != nil || id <= last || waited > 2*time.Second {
+		t.Fatalf("GenerateOrSleep gave %s, %v after %s, waiting %v", id, err, last, waited)
 	}
 	// GenerateOrReset never waits: it runs ahead up to the allowance and
 	// then goes back to the clock.
 	last, resets := id, 0
 	start = time.Now()
 	for range 300 {
-		id := g.GenerateOrReset()
+		id, err := g.GenerateOrReset()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if id <= last {
 			resets++
 		}

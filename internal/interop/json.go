@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 )
@@ -26,8 +27,10 @@ func JSONString(data []byte) (s []byte, ok bool) {
 	if plain {
 		return inner, true
 	}
+	// The copy keeps data from escaping to the heap through the decoder,
+	// so a caller's stack buffer stays there on the fast path.
 	var str string
-	if err := json.Unmarshal(data, &str); err != nil {
+	if err := json.Unmarshal(bytes.Clone(data), &str); err != nil {
 		return nil, false
 	}
 	return []byte(str), true
