@@ -25,7 +25,7 @@ func FuzzLegacyParse(f *testing.F) {
 			n.FillBytes(want[:])
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == want },
-			parseErrors{legacy.ErrInvalidLength, legacy.ErrOverflow, legacy.ErrInvalidCharacter,
+			parseErrors{legacy.ErrInvalidLength, legacy.ErrOutOfRange, legacy.ErrInvalidCharacter,
 				badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
 			textParsers(legacy.ParseBytes, legacy.Parse))
 	})
@@ -88,7 +88,7 @@ func sameLegacyError(err, ref error) bool {
 	case errors.Is(ref, naive.ErrInvalidTimestamp):
 		return errors.Is(err, legacy.ErrInvalidTimestamp)
 	case errors.Is(ref, naive.ErrCounterOverflow):
-		return errors.Is(err, legacy.ErrCounterOverflow)
+		return errors.Is(err, legacy.ErrMonotonicOverflow)
 	default: // the rng ran out: both wrap the reader's error
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}

@@ -88,7 +88,7 @@ func FuzzULIDParse(f *testing.F) {
 			n.FillBytes(want[:])
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == want },
-			parseErrors{ulid.ErrInvalidLength, ulid.ErrOverflow, ulid.ErrInvalidCharacter,
+			parseErrors{ulid.ErrInvalidLength, ulid.ErrOutOfRange, ulid.ErrInvalidCharacter,
 				badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
 			textParsers(ulid.ParseBytes, ulid.Parse))
 	})
