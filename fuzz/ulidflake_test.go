@@ -117,3 +117,31 @@ func sameFlakeError(err, ref error) bool {
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}
 }
+
+// FuzzFlakeScan checks that ID.Scan, given the bytes as a []byte and as a
+// string, accepts and rejects exactly what the reference does: 13 bytes
+// are the text form, 8 bytes as a []byte the binary form, anything else
+// decimal text, with the same value or the same kind of error and offset.
+func FuzzFlakeScan(f *testing.F) {
+	f.Add([]byte("14246757444195114"))
+	f.Add([]byte("9223372036854775807"))
+	f.Add([]byte("9223372036854775808"))
+	f.Add([]byte("00CMXB6TAK4SA"))
+	f.Add([]byte{0x80, 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
+			badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		text := func(s []byte) (uint64, int, error) {
+			n, offset, err := naive.Base32Decode(s, naive.CrockfordAlphabet, 13, 63)
+			if err != nil {
+				return 0, offset, err
+			}
+			return n.Uint64(), offset, nil
+		}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 13, text, 1<<63-1)
+			checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return uint64(got) == want },
+				errs, scanner[ulidflake.ID](isBytes))
+		}
+	})
+}
