@@ -78,19 +78,20 @@ type Generator struct {
 
 // NewGenerator returns a Generator for the node spec, with the default
 // counter mode: a random counter at each tick, with one overflow guard bit
-// (see NewDefaultCounterMode) when the node ID size is 20 or more. It panics
-// if spec is the zero NodeSpec, which no parsing or constructor function
-// returns.
+// (see NewDefaultCounterMode) when the node ID size is 20 or more. Given
+// the zero NodeSpec, which no parsing or constructor function returns, it
+// returns a Generator without a node spec, as the zero Generator is, whose
+// methods return ErrNoNodeSpec.
 func NewGenerator(spec NodeSpec) *Generator {
 	return NewGeneratorWithCounterMode(spec, nil)
 }
 
 // NewGeneratorWithCounterMode is NewGenerator with a counter mode of the
-// caller's choice; nil means NewGenerator's default. It panics if spec is
-// the zero NodeSpec.
+// caller's choice; nil means NewGenerator's default. Given the zero
+// NodeSpec it returns a Generator whose methods return ErrNoNodeSpec.
 func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	if spec.IsZero() {
-		panic("scru64: NewGenerator called with the zero NodeSpec; use ParseNodeSpec or NewNodeSpecWithNodeID")
+		return new(Generator)
 	}
 	counterSize := nodeCtrSize - spec.size
 	g := &Generator{

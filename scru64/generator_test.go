@@ -272,13 +272,14 @@ func TestCustomModeResultIsMasked(t *testing.T) {
 	}
 }
 
-func TestZeroNodeSpecPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("NewGenerator accepted the zero NodeSpec")
+// TestZeroNodeSpec checks that a Generator made from the zero NodeSpec
+// reports ErrNoNodeSpec rather than panicking or minting.
+func TestZeroNodeSpec(t *testing.T) {
+	for _, g := range []*Generator{NewGenerator(NodeSpec{}), NewGeneratorWithCounterMode(NodeSpec{}, NewDefaultCounterMode(1))} {
+		if id, err := g.Generate(); !errors.Is(err, ErrNoNodeSpec) || id != 0 {
+			t.Fatalf("Generate = %s, %v; want ErrNoNodeSpec", id, err)
 		}
-	}()
-	NewGenerator(NodeSpec{})
+	}
 }
 
 // streamMode renews counters from a byte stream, 4 bytes each, 0 when it
