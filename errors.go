@@ -8,7 +8,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 25 bytes long, a binary
@@ -21,9 +21,9 @@ var (
 	ErrInvalidCharacter = errors.New("scru128: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33), a field passed to
-	// FromFields or a timestamp passed to MinAt or MaxAt that does not fit
-	// its width, or a time before 1970 or after MaxTimestamp (in the year
-	// 10889) passed to MinAtTime, MaxAtTime or NewAt.
+	// FromFields or a timestamp passed to [MinAt] or [MaxAt] that does not fit
+	// its width, or a time before 1970 or after [MaxTimestamp] (in the year
+	// 10889) passed to [MinAtTime], [MaxAtTime] or [NewAt].
 	ErrOutOfRange = errors.New("scru128: value out of range")
 	// ErrInvalidTimestamp means a timestamp or rollback allowance was 0 or
 	// above 2^48-1 where a generator needs one inside that range, or that the
@@ -33,7 +33,7 @@ var (
 	// allowance and the caller asked for an error instead of a reset.
 	ErrClockRollback = errors.New("scru128: clock rollback beyond the allowance")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
-	// columns into a NullID.
+	// columns into a [NullID].
 	ErrScanNull = errors.New("scru128: cannot scan NULL into ID (use NullID)")
 	// ErrScanType means Scan was given a source type it does not accept.
 	// The error returned wraps it and names the type, for example
@@ -55,7 +55,7 @@ var errs = interop.Errors{
 }
 
 // InvalidCharacterError reports a byte outside the Base36 alphabet and where
-// it was. errors.Is(err, ErrInvalidCharacter) reports true for it.
+// it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
 	Char   byte // the offending byte
@@ -68,5 +68,5 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }

@@ -90,7 +90,7 @@ func (p *Pool) AppendNew(b []byte) []byte {
 	return b
 }
 
-// defaultPool backs NewUnordered, NewUnorderedString and AppendNewUnordered.
+// defaultPool backs [NewUnordered], NewUnorderedString and AppendNewUnordered.
 var defaultPool = NewPool()
 
 // NewUnordered returns a new ID from a package-level Pool. It scales with

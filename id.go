@@ -38,7 +38,7 @@ const (
 // Max is the largest ID, 2^128-1, whose text is f5lxx1zz5pnorynqglhzmsp33.
 var Max = ID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-// FromFields builds an ID from its four fields. It returns ErrOutOfRange if
+// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
 // timestamp is above 2^48-1 or a counter above 2^24-1.
 func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) (ID, error) {
 	if timestamp > MaxTimestamp || counterHi > MaxCounter || counterLo > MaxCounter {
@@ -120,23 +120,23 @@ func (id ID) Compare(other ID) int {
 func (id ID) IsZero() bool { return id == ID{} }
 
 // MinAt returns the smallest ID with the given timestamp (Unix
-// milliseconds): all other fields zero. With MaxAt it bounds a range query
+// milliseconds): all other fields zero. With [MaxAt] it bounds a range query
 // such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then returns
 // exactly the IDs of the milliseconds t0 to t1; bind the bounds as the
 // column stores IDs (Binary(lo) for a binary or uuid column). It returns
-// ErrOutOfRange above MaxTimestamp.
+// [ErrOutOfRange] above [MaxTimestamp].
 func MinAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, 0, 0, 0)
 }
 
 // MaxAt returns the largest ID with the given timestamp: all other bits set.
-// It returns ErrOutOfRange above MaxTimestamp.
+// It returns [ErrOutOfRange] above [MaxTimestamp].
 func MaxAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, MaxCounter, MaxCounter, 1<<32-1)
 }
 
-// MinAtTime is MinAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp,
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
 // however far.
 func MinAtTime(t time.Time) (ID, error) {
 	ms, err := timestampOf(t)
@@ -146,8 +146,8 @@ func MinAtTime(t time.Time) (ID, error) {
 	return fromFields(ms, 0, 0, 0), nil
 }
 
-// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp,
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
 // however far.
 func MaxAtTime(t time.Time) (ID, error) {
 	ms, err := timestampOf(t)
@@ -158,7 +158,7 @@ func MaxAtTime(t time.Time) (ID, error) {
 }
 
 // timestampOf returns t's Unix millisecond as a timestamp, or
-// ErrOutOfRange if no ID can hold it.
+// [ErrOutOfRange] if no ID can hold it.
 func timestampOf(t time.Time) (uint64, error) {
 	ms, ok := interop.UnixMillis(t, 0, MaxTimestamp)
 	if !ok {

@@ -12,7 +12,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 16 big-endian bytes, or from the 25-byte text
 // form, which some stores hand back for binary columns. Any other length is
-// ErrInvalidLength; text errors are those of Parse. On error id is left
+// [ErrInvalidLength]; text errors are those of Parse. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
 	switch len(data) {
@@ -28,7 +28,7 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // UnmarshalJSON accepts a JSON string holding the 25-digit text, its
 // escapes decoded as encoding/json decodes them, or null, which leaves id
 // unchanged as encoding/json does for other types. Anything else is an
-// error; text errors are those of Parse (so "" is ErrInvalidLength). On
+// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
 // error id is left unchanged. An ID marshals to JSON through MarshalText,
 // as the quoted text.
 //

@@ -38,7 +38,7 @@ func AppendNew(b []byte) []byte {
 // with IDs of their own times. The ID is not from any stream: IDs of
 // different milliseconds sort by time, but IDs of the same millisecond are
 // unique by their 80 random bits only and in no particular order. It
-// returns ErrOutOfRange for a time before 1970 or after MaxTimestamp. It is
+// returns [ErrOutOfRange] for a time before 1970 or after [MaxTimestamp]. It is
 // safe for concurrent use and does not allocate.
 func NewAt(t time.Time) (ID, error) {
 	timestamp, err := timestampOf(t)

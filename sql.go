@@ -14,10 +14,10 @@ import (
 //     hexadecimal digits without hyphens, in either case;
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
-// Any other length is ErrInvalidLength; a bad byte in a form of the right
+// Any other length is [ErrInvalidLength]; a bad byte in a form of the right
 // length is an *InvalidCharacterError with its offset. SQL NULL is
-// ErrScanNull: scan nullable columns into a NullID. Other source types are
-// an error wrapping ErrScanType. Scan does not retain src; on error id is
+// [ErrScanNull]: scan nullable columns into a [NullID]. Other source types are
+// an error wrapping [ErrScanType]. Scan does not retain src; on error id is
 // left unchanged.
 func (id *ID) Scan(src any) error {
 	var v ID
@@ -81,7 +81,7 @@ func (b Binary) Value() (driver.Value, error) { return b[:], nil }
 func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 
 // NullID is an ID that may be NULL in SQL and null in JSON. Valid is false
-// for NULL. It stores the text; convert to NullBinary for a binary or uuid
+// for NULL. It stores the text; convert to [NullBinary] for a binary or uuid
 // column.
 //
 // In JSON, null and the empty string "" both give Valid false, and an
@@ -113,7 +113,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 	return interop.UnmarshalNullJSON(&n.ID, &n.Valid, data)
 }
 
-// NullBinary is a NullID that database/sql stores as 16 raw bytes, as
+// NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
 // Binary does: pass scru128.NullBinary(n), or scan into
 // (*scru128.NullBinary)(&n). It has no JSON methods of its own: use
 // NullID for JSON.

@@ -8,7 +8,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
@@ -21,17 +21,17 @@ var (
 	ErrInvalidCharacter = errors.New("legacy: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (its first digit above 7; 7VVVVVVVVVVVVVVVVVVVVVVVVV is
-	// the largest ID), a field given to FromFields, MinAt or MaxAt that
+	// the largest ID), a field given to FromFields, [MinAt] or [MaxAt] that
 	// does not fit its width, or a time before 2020 or more than
-	// MaxTimestamp ms after it (in the year 2577) given to MinAtTime,
-	// MaxAtTime or NewAt.
+	// [MaxTimestamp] ms after it (in the year 2577) given to [MinAtTime],
+	// [MaxAtTime] or [NewAt].
 	ErrOutOfRange = errors.New("legacy: value out of range")
-	// ErrOverflow is the old name of ErrOutOfRange.
+	// ErrOverflow is the old name of [ErrOutOfRange].
 	//
 	// Deprecated: use ErrOutOfRange.
 	ErrOverflow = ErrOutOfRange
 	// ErrInvalidTimestamp means the clock read before 2020 or more than
-	// MaxTimestamp ms after it, or GenerateCore was given a timestamp above
+	// [MaxTimestamp] ms after it, or GenerateCore was given a timestamp above
 	// MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("legacy: invalid timestamp")
 	// ErrMonotonicOverflow means the counter would pass 2^28-1 within one
@@ -39,12 +39,12 @@ var (
 	// which Generator.Generate does and GenerateCore reports with this
 	// error.
 	ErrMonotonicOverflow = errors.New("legacy: counter overflow")
-	// ErrCounterOverflow is the old name of ErrMonotonicOverflow.
+	// ErrCounterOverflow is the old name of [ErrMonotonicOverflow].
 	//
 	// Deprecated: use ErrMonotonicOverflow.
 	ErrCounterOverflow = ErrMonotonicOverflow
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
-	// columns into a NullID.
+	// columns into a [NullID].
 	ErrScanNull = errors.New("legacy: cannot scan NULL into ID (use NullID)")
 	// ErrScanType means Scan was given a source type it does not accept.
 	// The error returned wraps it and names the type, for example
@@ -66,7 +66,7 @@ var errs = interop.Errors{
 }
 
 // InvalidCharacterError reports a byte outside [0-9A-Va-v] and where it
-// was. errors.Is(err, ErrInvalidCharacter) reports true for it.
+// was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
 	Char   byte // the offending byte
@@ -79,5 +79,5 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }

@@ -59,8 +59,8 @@ func NewGenerator() *Generator { return new(Generator) }
 func NewGeneratorWithRng(rng io.Reader) *Generator { return &Generator{rng: rng} }
 
 // Generate returns a new ID with the current time, waiting for the next
-// millisecond if the counter overflows. It returns ErrInvalidTimestamp if
-// the clock reads before 2020 or after MaxTimestamp, and the rng's error
+// millisecond if the counter overflows. It returns [ErrInvalidTimestamp] if
+// the clock reads before 2020 or after [MaxTimestamp], and the rng's error
 // for a generator made with NewGeneratorWithRng.
 func (g *Generator) Generate() (ID, error) {
 	for {
@@ -84,7 +84,7 @@ func (g *Generator) Generate() (ID, error) {
 
 // GenerateCore returns the next ID for a caller-supplied timestamp in
 // milliseconds since 2020-01-01 (Unix milliseconds less TimestampBias). It
-// returns ErrInvalidTimestamp above MaxTimestamp and ErrMonotonicOverflow,
+// returns [ErrInvalidTimestamp] above [MaxTimestamp] and [ErrMonotonicOverflow],
 // leaving the generator as it was, when the counter would pass 2^28-1 at
 // the last timestamp. Given the same timestamps and random bytes it
 // returns exactly the IDs of the format's algorithm.
@@ -175,8 +175,8 @@ func NewString() string { return New().String() }
 // backfilling records with IDs of their own times. The ID is not from any
 // stream: IDs of different milliseconds sort by time, but IDs of the same
 // millisecond are unique by their 84 random bits only and in no particular
-// order. It returns ErrOutOfRange for a time before 2020 or more than
-// MaxTimestamp ms after it. It is safe for concurrent use and does not
+// order. It returns [ErrOutOfRange] for a time before 2020 or more than
+// [MaxTimestamp] ms after it. It is safe for concurrent use and does not
 // allocate.
 func NewAt(t time.Time) (ID, error) {
 	timestamp, err := timestampOf(t)

@@ -10,10 +10,10 @@
 // legacy ID is not a valid current one.
 //
 // The API is the root package's: New and NewString mint from one ordered
-// stream, NewAt for a given time; an ID stores its text in SQL and
-// Binary(id) its 16 bytes; NullID and NullBinary handle NULL; Scan also
-// reads the UUID forms of a uuid column; MinAt, MaxAt, MinAtTime and
-// MaxAtTime bound range queries.
+// stream, [NewAt] for a given time; an ID stores its text in SQL and
+// Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
+// reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
+// [MaxAtTime] bound range queries.
 package legacy
 
 import (
@@ -59,7 +59,7 @@ const (
 	MaxPerSecRandom = 1<<24 - 1
 )
 
-// FromFields builds an ID from its four fields. It returns ErrOutOfRange if
+// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
 // timestamp, counter or perSecRandom is above its maximum.
 func FromFields(timestamp uint64, counter, perSecRandom, perGenRandom uint32) (ID, error) {
 	if timestamp > MaxTimestamp || counter > MaxCounter || perSecRandom > MaxPerSecRandom {
@@ -130,21 +130,21 @@ func (id ID) Compare(other ID) int {
 func (id ID) IsZero() bool { return id == ID{} }
 
 // MinAt returns the smallest ID with the given timestamp (milliseconds
-// since 2020-01-01): all other fields zero. With MaxAt it bounds a range
+// since 2020-01-01): all other fields zero. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
 // returns exactly the IDs of the milliseconds t0 to t1; bind the bounds as
 // the column stores IDs (Binary(lo) for a binary or uuid column). It
-// returns ErrOutOfRange above MaxTimestamp.
+// returns [ErrOutOfRange] above [MaxTimestamp].
 func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0, 0, 0) }
 
 // MaxAt returns the largest ID with the given timestamp: all other bits
-// set. It returns ErrOutOfRange above MaxTimestamp.
+// set. It returns [ErrOutOfRange] above [MaxTimestamp].
 func MaxAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, MaxCounter, MaxPerSecRandom, 1<<32-1)
 }
 
-// MinAtTime is MinAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before 2020 or more than MaxTimestamp ms after
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before 2020 or more than [MaxTimestamp] ms after
 // it, however far.
 func MinAtTime(t time.Time) (ID, error) {
 	ts, err := timestampOf(t)
@@ -154,8 +154,8 @@ func MinAtTime(t time.Time) (ID, error) {
 	return MinAt(ts)
 }
 
-// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before 2020 or more than MaxTimestamp ms after
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before 2020 or more than [MaxTimestamp] ms after
 // it, however far.
 func MaxAtTime(t time.Time) (ID, error) {
 	ts, err := timestampOf(t)
@@ -165,7 +165,7 @@ func MaxAtTime(t time.Time) (ID, error) {
 	return MaxAt(ts)
 }
 
-// timestampOf returns t as milliseconds since 2020, or ErrOutOfRange if no
+// timestampOf returns t as milliseconds since 2020, or [ErrOutOfRange] if no
 // ID can hold it.
 func timestampOf(t time.Time) (uint64, error) {
 	ms, ok := interop.UnixMillis(t, TimestampBias, TimestampBias+MaxTimestamp)

@@ -10,10 +10,10 @@ import (
 // the 26-digit text, which Value stores, and the 36-character hyphenated
 // and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
 // (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
-// raw bytes. Any other length is ErrInvalidLength; a bad byte in a form of
+// raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
 // the right length is an *InvalidCharacterError with its offset. SQL NULL
-// is ErrScanNull: scan nullable columns into a NullID. Other source types
-// are an error wrapping ErrScanType. Scan does not retain src; on error id
+// is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
+// are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
 func (id *ID) Scan(src any) error {
 	var v ID
@@ -68,7 +68,7 @@ func (b Binary) Value() (driver.Value, error) { return b[:], nil }
 func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 
 // NullID is an ID that may be NULL in SQL and null in JSON. Valid is false
-// for NULL. It stores the text; convert to NullBinary for a binary or uuid
+// for NULL. It stores the text; convert to [NullBinary] for a binary or uuid
 // column.
 //
 // In JSON, null and the empty string "" both give Valid false, and an
@@ -100,7 +100,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 	return interop.UnmarshalNullJSON(&n.ID, &n.Valid, data)
 }
 
-// NullBinary is a NullID that database/sql stores as 16 raw bytes, as
+// NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
 // Binary does: pass legacy.NullBinary(n), or scan into
 // (*legacy.NullBinary)(&n). It has no JSON methods of its own: use NullID
 // for JSON.

@@ -69,7 +69,7 @@ func encode(dst *[12]byte, x uint64) {
 
 // AppendText appends the 12-digit lower-case text of id to b and returns the
 // extended slice. It does not allocate when b has room for 12 more bytes.
-// The error is ErrOutOfRange for an ID above Max (made by converting a
+// The error is [ErrOutOfRange] for an ID above Max (made by converting a
 // larger integer to ID), and b is then returned unchanged.
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	if id > Max {
@@ -84,7 +84,7 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// MarshalText returns the 12-digit lower-case text of id, or ErrOutOfRange
+// MarshalText returns the 12-digit lower-case text of id, or [ErrOutOfRange]
 // for an ID above Max.
 func (id ID) MarshalText() ([]byte, error) {
 	if id > Max {

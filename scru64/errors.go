@@ -8,7 +8,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is; node spec errors are *NodeSpecError values, which match
 // ErrInvalidNodeSpec.
 var (
@@ -20,14 +20,14 @@ var (
 	ErrInvalidCharacter = errors.New("scru64: invalid character")
 	// ErrOutOfRange means a value does not fit the format: an integer (or
 	// decimal text, or 8 bytes) that is negative or above 36^12-1 (Max,
-	// zzzzzzzzzzzz), a field passed to FromParts, MinAt or MaxAt that does
-	// not fit its width, a time before 1970 or after MaxTimestamp's tick
-	// (in the year 4261) passed to MinAtTime or MaxAtTime, or an ID above
+	// zzzzzzzzzzzz), a field passed to FromParts, [MinAt] or [MaxAt] that does
+	// not fit its width, a time before 1970 or after [MaxTimestamp]'s tick
+	// (in the year 4261) passed to [MinAtTime] or [MaxAtTime], or an ID above
 	// Max (made by converting a larger integer) given to AppendText,
 	// MarshalText, MarshalJSON or Value.
 	ErrOutOfRange = errors.New("scru64: value out of range")
 	// ErrInvalidTimestamp means a generator was given a time before
-	// 1970-01-01T00:00:00.256Z or at or after MaxTimestamp's tick (in the
+	// 1970-01-01T00:00:00.256Z or at or after [MaxTimestamp]'s tick (in the
 	// year 4261), whose IDs the specification reserves, or that a counter
 	// overflow would have moved the timestamp onto that reserved tick.
 	ErrInvalidTimestamp = errors.New("scru64: invalid timestamp")
@@ -50,7 +50,7 @@ var (
 	// after the global generator had been configured.
 	ErrAlreadyInitialized = errors.New("scru64: the global generator is already configured")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
-	// columns into a NullID.
+	// columns into a [NullID].
 	ErrScanNull = errors.New("scru64: cannot scan NULL into ID (use NullID)")
 	// ErrScanType means Scan was given a source type it does not accept.
 	// The error returned wraps it and names the type, for example
@@ -72,7 +72,7 @@ var errs = interop.Errors{
 }
 
 // InvalidCharacterError reports a byte outside the Base36 alphabet and where
-// it was. errors.Is(err, ErrInvalidCharacter) reports true for it.
+// it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
 	Char   byte // the offending byte
@@ -85,7 +85,7 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
 
 // NodeSpecError reports a rejected node spec: the input as given (a string

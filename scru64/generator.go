@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may be
-// behind the last ID's timestamp before Generate returns ErrClockRollback
+// behind the last ID's timestamp before Generate returns [ErrClockRollback]
 // (GenerateOrReset resets, GenerateOrSleep waits) instead of going on from
 // the last timestamp. It is 10 seconds, as in the reference
 // implementations; in 256-ms ticks that is 39.
@@ -61,7 +61,7 @@ var wallClock = clock.New()
 // call GenerateOrAbortCore with the records' times in increasing order.
 //
 // The zero Generator has no node spec: every generating method returns
-// ErrNoNodeSpec. Make one with NewGenerator or NewGeneratorWithCounterMode.
+// [ErrNoNodeSpec]. Make one with NewGenerator or NewGeneratorWithCounterMode.
 type Generator struct {
 	_           cpu.CacheLinePad
 	prev        atomic.Uint64 // the last ID returned
@@ -81,14 +81,14 @@ type Generator struct {
 // (see NewDefaultCounterMode) when the node ID size is 20 or more. Given
 // the zero NodeSpec, which no parsing or constructor function returns, it
 // returns a Generator without a node spec, as the zero Generator is, whose
-// methods return ErrNoNodeSpec.
+// methods return [ErrNoNodeSpec].
 func NewGenerator(spec NodeSpec) *Generator {
 	return NewGeneratorWithCounterMode(spec, nil)
 }
 
 // NewGeneratorWithCounterMode is NewGenerator with a counter mode of the
 // caller's choice; nil means NewGenerator's default. Given the zero
-// NodeSpec it returns a Generator whose methods return ErrNoNodeSpec.
+// NodeSpec it returns a Generator whose methods return [ErrNoNodeSpec].
 func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	if spec.IsZero() {
 		return new(Generator)
@@ -137,10 +137,10 @@ func (g *Generator) NodeSpec() NodeSpec {
 }
 
 // Generate returns a new ID stamped with the system clock. It returns
-// ErrClockRollback, leaving the generator as it was, if the clock is more
-// than DefaultRollbackAllowance behind the last ID, ErrInvalidTimestamp if
+// [ErrClockRollback], leaving the generator as it was, if the clock is more
+// than DefaultRollbackAllowance behind the last ID, [ErrInvalidTimestamp] if
 // the system clock reads before 1970-01-01T00:00:00.256Z or in the year
-// 4261 or later, and ErrNoNodeSpec for the zero Generator. Generate does
+// 4261 or later, and [ErrNoNodeSpec] for the zero Generator. Generate does
 // not allocate.
 func (g *Generator) Generate() (ID, error) {
 	unixMillis := wallClock.Millis()
@@ -158,26 +158,26 @@ func (g *Generator) Generate() (ID, error) {
 	return g.next(unixMillis, DefaultRollbackAllowance, false)
 }
 
-// GenerateOrReset is Generate that, instead of returning ErrClockRollback,
+// GenerateOrReset is Generate that, instead of returning [ErrClockRollback],
 // resets the generator and goes on from the clock's timestamp with a
 // renewed counter. Such an ID is smaller than earlier ones and, as the
 // specification warns, may repeat one: prefer Generate or GenerateOrSleep
-// unless the node ID changes too. Its errors are ErrInvalidTimestamp, if
+// unless the node ID changes too. Its errors are [ErrInvalidTimestamp], if
 // the system clock reads before 1970-01-01T00:00:00.256Z or in the year
-// 4261 or later, and ErrNoNodeSpec for the zero Generator.
+// 4261 or later, and [ErrNoNodeSpec] for the zero Generator.
 func (g *Generator) GenerateOrReset() (ID, error) {
 	return g.next(wallClock.Millis(), DefaultRollbackAllowance, true)
 }
 
-// GenerateOrSleep is Generate that, instead of returning ErrClockRollback,
+// GenerateOrSleep is Generate that, instead of returning [ErrClockRollback],
 // sleeps until the clock is back within DefaultRollbackAllowance of the
 // last ID and then returns an ID. It waits after a large clock rollback
 // (for as long as the rollback) and when a long burst has overflowed the
 // counter so often that the IDs' timestamps ran ahead of the clock by more
 // than the allowance. It checks the clock at least every 64 ms while
-// waiting. Its errors are ErrInvalidTimestamp, if the system clock reads
+// waiting. Its errors are [ErrInvalidTimestamp], if the system clock reads
 // before 1970-01-01T00:00:00.256Z or in the year 4261 or later, and
-// ErrNoNodeSpec for the zero Generator.
+// [ErrNoNodeSpec] for the zero Generator.
 func (g *Generator) GenerateOrSleep() (ID, error) {
 	for {
 		id, err := g.Generate()
@@ -194,13 +194,13 @@ func (g *Generator) GenerateOrSleep() (ID, error) {
 }
 
 // GenerateOrAbortCore returns the next ID for a caller-supplied Unix time in
-// milliseconds (the timestamp is unixMillis >> 8), or ErrClockRollback if
+// milliseconds (the timestamp is unixMillis >> 8), or [ErrClockRollback] if
 // that timestamp is more than rollbackAllowance milliseconds (counted in
 // whole 256-ms ticks, rollbackAllowance >> 8) behind the last ID's. On
-// error the generator is left as it was. It returns ErrInvalidTimestamp for
+// error the generator is left as it was. It returns [ErrInvalidTimestamp] for
 // a time before 1970-01-01T00:00:00.256Z, a timestamp at or past
-// MaxTimestamp, or a counter overflow that would reach MaxTimestamp (those
-// IDs are reserved), and ErrNoNodeSpec for the zero Generator. Given the same times and counter renewals it returns
+// [MaxTimestamp], or a counter overflow that would reach MaxTimestamp (those
+// IDs are reserved), and [ErrNoNodeSpec] for the zero Generator. Given the same times and counter renewals it returns
 // exactly the IDs of the specification's algorithm. It is safe for
 // concurrent use, but times given out of order by several goroutines make
 // an order of IDs that no clock would.
@@ -209,9 +209,9 @@ func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (I
 }
 
 // GenerateOrResetCore is GenerateOrAbortCore that resets the generator
-// instead of returning ErrClockRollback: it goes on from the given
-// timestamp with a renewed counter. Its errors are ErrInvalidTimestamp and,
-// for the zero Generator, ErrNoNodeSpec.
+// instead of returning [ErrClockRollback]: it goes on from the given
+// timestamp with a renewed counter. Its errors are [ErrInvalidTimestamp] and,
+// for the zero Generator, [ErrNoNodeSpec].
 func (g *Generator) GenerateOrResetCore(unixMillis, rollbackAllowance uint64) (ID, error) {
 	return g.next(unixMillis, rollbackAllowance, true)
 }
@@ -233,7 +233,7 @@ func (g *Generator) next(unixMillis, allowanceMillis uint64, reset bool) (ID, er
 		return 0, ErrNoNodeSpec
 	}
 	timestamp := unixMillis >> 8
-	// One comparison for timestamp == 0 || timestamp >= MaxTimestamp.
+	// One comparison for timestamp == 0 || timestamp >= [MaxTimestamp].
 	if timestamp-1 >= MaxTimestamp-1 {
 		return 0, ErrInvalidTimestamp
 	}

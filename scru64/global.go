@@ -15,7 +15,7 @@ const NodeSpecEnv = "SCRU64_NODE_SPEC"
 // through GlobalGenerator. Until it is configured, by Initialize or by a
 // valid node spec in the SCRU64_NODE_SPEC environment variable (read at the
 // first use, and again at each later use while it is unset or invalid), its
-// generating methods return an error matching ErrNoNodeSpec. Once
+// generating methods return an error matching [ErrNoNodeSpec]. Once
 // configured it keeps that generator for the life of the process. Its
 // methods are safe for concurrent use; once configured they cost one atomic
 // load more than the Generator's.
@@ -46,7 +46,7 @@ func (g *Global) Initialize(spec NodeSpec) error {
 
 // Generator returns the global generator, configuring it from
 // SCRU64_NODE_SPEC if that has not happened yet. The error matches
-// ErrNoNodeSpec and, for an invalid value, ErrInvalidNodeSpec too; its text
+// [ErrNoNodeSpec] and, for an invalid value, ErrInvalidNodeSpec too; its text
 // names the variable and shows an example.
 func (g *Global) Generator() (*Generator, error) {
 	if gen := g.gen.Load(); gen != nil {

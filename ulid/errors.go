@@ -8,7 +8,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
@@ -22,17 +22,17 @@ var (
 	ErrInvalidCharacter = errors.New("ulid: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (a first digit above 7; 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is
-	// the largest ULID), a timestamp above MaxTimestamp given to
-	// FromFields, MinAt or MaxAt, or a time before 1970 or after
-	// MaxTimestamp (in the year 10889) given to MinAtTime, MaxAtTime or
-	// NewAt.
+	// the largest ULID), a timestamp above [MaxTimestamp] given to
+	// FromFields, [MinAt] or [MaxAt], or a time before 1970 or after
+	// MaxTimestamp (in the year 10889) given to [MinAtTime], [MaxAtTime] or
+	// [NewAt].
 	ErrOutOfRange = errors.New("ulid: value out of range")
-	// ErrOverflow is the old name of ErrOutOfRange.
+	// ErrOverflow is the old name of [ErrOutOfRange].
 	//
 	// Deprecated: use ErrOutOfRange.
 	ErrOverflow = ErrOutOfRange
 	// ErrInvalidTimestamp means a generator's clock read 0 or before 1970
-	// or after MaxTimestamp, or a Core method was given a timestamp or an
+	// or after [MaxTimestamp], or a Core method was given a timestamp or an
 	// allowance of 0 or above MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("ulid: invalid timestamp")
 	// ErrMonotonicOverflow means a Generator could not add one to the
@@ -44,7 +44,7 @@ var (
 	// reset.
 	ErrClockRollback = errors.New("ulid: clock rollback beyond the allowance")
 	// ErrScanNull means SQL NULL was scanned into a ULID; scan nullable
-	// columns into a NullULID.
+	// columns into a [NullULID].
 	ErrScanNull = errors.New("ulid: cannot scan NULL into ULID (use NullULID)")
 	// ErrScanType means Scan was given a source type it does not accept.
 	// The error returned wraps it and names the type, for example
@@ -66,7 +66,7 @@ var errs = interop.Errors{
 }
 
 // InvalidCharacterError reports a byte outside the Crockford Base32
-// alphabet and where it was. errors.Is(err, ErrInvalidCharacter) reports
+// alphabet and where it was. errors.Is(err, [ErrInvalidCharacter]) reports
 // true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
@@ -80,5 +80,5 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }

@@ -12,7 +12,7 @@ func (id ULID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]b
 
 // UnmarshalBinary sets id from its 16 big-endian bytes, or from the
 // 26-byte text form, which some stores hand back for binary columns. Any
-// other length is ErrInvalidLength; text errors are those of Parse. On
+// other length is [ErrInvalidLength]; text errors are those of Parse. On
 // error id is left unchanged.
 func (id *ULID) UnmarshalBinary(data []byte) error {
 	switch len(data) {
@@ -28,7 +28,7 @@ func (id *ULID) UnmarshalBinary(data []byte) error {
 // UnmarshalJSON accepts a JSON string holding the 26-digit text, its
 // escapes decoded as encoding/json decodes them, or null, which leaves id
 // unchanged as encoding/json does for other types. Anything else is an
-// error; text errors are those of Parse (so "" is ErrInvalidLength). On
+// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
 // error id is left unchanged. A ULID marshals to JSON through MarshalText,
 // as the quoted text.
 //

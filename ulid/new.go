@@ -19,7 +19,7 @@ var defaultGenerator = NewGenerator()
 // it waits for the next one. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ULID can represent.
 //
-// Until this version New was what NewUnordered is now; Make is the same as
+// Until this version New was what [NewUnordered] is now; Make is the same as
 // New, under the name github.com/oklog/ulid/v2 gives it.
 func New() ULID {
 	for {
@@ -51,7 +51,7 @@ func Make() ULID { return New() }
 // MakeString is NewString, under the name that goes with Make.
 func MakeString() string { return New().String() }
 
-// unorderedClock is the clock of NewUnordered.
+// unorderedClock is the clock of [NewUnordered].
 var unorderedClock clock.Clock
 
 // NewUnordered returns a ULID with the current time and a fresh 80-bit
@@ -73,7 +73,7 @@ func NewUnordered() ULID {
 // allocation, the string.
 func NewUnorderedString() string { return NewUnordered().String() }
 
-// AppendNewUnordered mints a new ULID as NewUnordered does and appends its
+// AppendNewUnordered mints a new ULID as [NewUnordered] does and appends its
 // 26-digit text to b. It does not allocate when b has room for 26 more
 // bytes.
 func AppendNewUnordered(b []byte) []byte {
@@ -87,7 +87,7 @@ func AppendNewUnordered(b []byte) []byte {
 // own times. The ULID is not from any stream: ULIDs of different
 // milliseconds sort by time, but ULIDs of the same millisecond are unique
 // by their random part only and in no particular order. It returns
-// ErrOutOfRange for a time before 1970 or after MaxTimestamp. It is safe
+// [ErrOutOfRange] for a time before 1970 or after [MaxTimestamp]. It is safe
 // for concurrent use and does not allocate.
 func NewAt(t time.Time) (ULID, error) {
 	timestamp, err := timestampOf(t)

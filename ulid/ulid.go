@@ -22,10 +22,10 @@
 //
 // For database/sql a ULID stores its text (TEXT, VARCHAR, CHAR(26)) and
 // Binary(id) its 16 bytes (BYTEA, BLOB, BINARY(16), PostgreSQL uuid);
-// NullULID and NullBinary handle NULL. Scan reads all of these back,
+// [NullULID] and [NullBinary] handle NULL. Scan reads all of these back,
 // including the hyphenated and plain hexadecimal UUID forms that uuid
-// columns return. Both storages sort as ULIDs do, so MinAt, MaxAt,
-// MinAtTime and MaxAtTime bound range queries by time (bind the bounds as
+// columns return. Both storages sort as ULIDs do, so [MinAt], [MaxAt],
+// [MinAtTime] and [MaxAtTime] bound range queries by time (bind the bounds as
 // Binary for a binary column).
 package ulid
 
@@ -69,8 +69,8 @@ const (
 var Max = ULID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // FromFields builds a ULID from a Unix timestamp in milliseconds and the 10
-// bytes of the random part. It returns ErrOutOfRange if timestamp is above
-// MaxTimestamp.
+// bytes of the random part. It returns [ErrOutOfRange] if timestamp is above
+// [MaxTimestamp].
 func FromFields(timestamp uint64, entropy [10]byte) (ULID, error) {
 	if timestamp > MaxTimestamp {
 		return ULID{}, ErrOutOfRange
@@ -132,22 +132,22 @@ func (id ULID) Compare(other ULID) int {
 func (id ULID) IsZero() bool { return id == ULID{} }
 
 // MinAt returns the smallest ULID with the given timestamp (Unix
-// milliseconds): the random part all zeros. With MaxAt it bounds a range
+// milliseconds): the random part all zeros. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
 // returns exactly the ULIDs of the milliseconds t0 to t1; bind the bounds
 // as the column stores IDs (Binary(lo) for a binary or uuid column). It
-// returns ErrOutOfRange above MaxTimestamp.
+// returns [ErrOutOfRange] above [MaxTimestamp].
 func MinAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, [10]byte{}) }
 
 // MaxAt returns the largest ULID with the given timestamp: the random part
-// all ones. It returns ErrOutOfRange above MaxTimestamp.
+// all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
 func MaxAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, maxEntropy) }
 
 // maxEntropy is the largest random part.
 var maxEntropy = [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-// MinAtTime is MinAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp,
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
 // however far.
 func MinAtTime(t time.Time) (ULID, error) {
 	ms, err := timestampOf(t)
@@ -157,8 +157,8 @@ func MinAtTime(t time.Time) (ULID, error) {
 	return FromFields(ms, [10]byte{})
 }
 
-// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp,
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
 // however far.
 func MaxAtTime(t time.Time) (ULID, error) {
 	ms, err := timestampOf(t)
@@ -169,7 +169,7 @@ func MaxAtTime(t time.Time) (ULID, error) {
 }
 
 // timestampOf returns t's Unix millisecond as a timestamp, or
-// ErrOutOfRange if no ULID can hold it.
+// [ErrOutOfRange] if no ULID can hold it.
 func timestampOf(t time.Time) (uint64, error) {
 	ms, ok := interop.UnixMillis(t, 0, MaxTimestamp)
 	if !ok {

@@ -8,9 +8,9 @@ import (
 )
 
 // Parse parses the 13-digit text of an ID, ignoring case. It returns
-// ErrInvalidLength if s is not 13 bytes long, an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or ErrOutOfRange if
+// [ErrInvalidLength] if s is not 13 bytes long, an *InvalidCharacterError
+// (matching [ErrInvalidCharacter]) naming the first byte outside the
+// Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
 // the value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not
 // allocate.
 func Parse(s string) (ID, error) { return decode(s) }
@@ -61,7 +61,7 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 // AppendText appends the 13-digit upper-case text of id to b and returns
 // the extended slice. It does not allocate when b has room for 13 more
-// bytes. The error is ErrOutOfRange for a negative id, which no function
+// bytes. The error is [ErrOutOfRange] for a negative id, which no function
 // of this package returns; b is then returned unchanged.
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	if id < 0 {
@@ -77,7 +77,7 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 }
 
 // MarshalText returns the 13-digit upper-case text of id, so an ID writes
-// as a JSON string. It returns ErrOutOfRange for a negative id.
+// as a JSON string. It returns [ErrOutOfRange] for a negative id.
 func (id ID) MarshalText() ([]byte, error) {
 	return id.AppendText(make([]byte, 0, EncodedSize))
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 13 bytes long, a binary
@@ -21,18 +21,18 @@ var (
 	// ErrOutOfRange means a value does not fit the format: text above
 	// 7ZZZZZZZZZZZZ (2^63-1), a negative integer (or 8 bytes with the sign
 	// bit set, or decimal text above 2^63-1), a field passed to FromFields,
-	// FromScalableFields, MinAt or MaxAt that does not fit its width, a time
-	// before the default epoch or more than MaxTimestamp ms after it passed
-	// to MinAtTime, MaxAtTime or NewAt, or a negative ID given to
+	// FromScalableFields, [MinAt] or [MaxAt] that does not fit its width, a time
+	// before the default epoch or more than [MaxTimestamp] ms after it passed
+	// to [MinAtTime], [MaxAtTime] or [NewAt], or a negative ID given to
 	// AppendText, MarshalText or Value.
 	ErrOutOfRange = errors.New("ulidflake: value out of range")
-	// ErrOverflow is the old name of ErrOutOfRange. A Generator's overflow
-	// within a millisecond, which it also named, is ErrMonotonicOverflow.
+	// ErrOverflow is the old name of [ErrOutOfRange]. A Generator's overflow
+	// within a millisecond, which it also named, is [ErrMonotonicOverflow].
 	//
 	// Deprecated: use ErrOutOfRange.
 	ErrOverflow = ErrOutOfRange
 	// ErrInvalidTimestamp means a Generator's clock read before its epoch or
-	// more than MaxTimestamp ms after it, or GenerateCore was given a
+	// more than [MaxTimestamp] ms after it, or GenerateCore was given a
 	// timestamp above MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("ulidflake: invalid timestamp")
 	// ErrClockRollback means the clock read an earlier millisecond than the
@@ -46,7 +46,7 @@ var (
 	// range.
 	ErrInvalidOption = errors.New("ulidflake: invalid option")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
-	// columns into a NullID.
+	// columns into a [NullID].
 	ErrScanNull = errors.New("ulidflake: cannot scan NULL into ID (use NullID)")
 	// ErrScanType means Scan was given a source type it does not accept.
 	// The error returned wraps it and names the type, for example
@@ -68,7 +68,7 @@ var errs = interop.Errors{
 }
 
 // InvalidCharacterError reports a byte outside the Crockford Base32
-// alphabet and where it was. errors.Is(err, ErrInvalidCharacter) reports
+// alphabet and where it was. errors.Is(err, [ErrInvalidCharacter]) reports
 // true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
@@ -82,5 +82,5 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }

@@ -35,9 +35,9 @@ const maxEpochMillis = 1<<48 - 1
 // At a new millisecond the random part starts at a random value; within
 // the same millisecond it grows by a random step in [1, max step]. When it
 // would pass its width (20 bits, or 15 in the scalable version), Generate
-// returns ErrMonotonicOverflow and GenerateOrWait waits for the next
+// returns [ErrMonotonicOverflow] and GenerateOrWait waits for the next
 // millisecond. A clock that reads an earlier millisecond than the last
-// ID's yields ErrClockRollback from Generate; GenerateOrWait waits for it
+// ID's yields [ErrClockRollback] from Generate; GenerateOrWait waits for it
 // to catch up.
 //
 // The zero Generator is usable, and the same as one from NewGenerator with
@@ -153,10 +153,10 @@ func (g *Generator) Epoch() time.Time { return time.UnixMilli(g.epochMillis()).U
 func (g *Generator) Time(id ID) time.Time { return id.TimeWithEpoch(g.Epoch()) }
 
 // Generate returns a new ID with the current time. It returns
-// ErrMonotonicOverflow if the random part cannot grow within this
-// millisecond, ErrClockRollback if the clock reads earlier than the last
-// ID, ErrInvalidTimestamp if it reads before the epoch or more than
-// MaxTimestamp ms after it, and the rng's error for a generator given
+// [ErrMonotonicOverflow] if the random part cannot grow within this
+// millisecond, [ErrClockRollback] if the clock reads earlier than the last
+// ID, [ErrInvalidTimestamp] if it reads before the epoch or more than
+// [MaxTimestamp] ms after it, and the rng's error for a generator given
 // WithRng. It does not allocate.
 func (g *Generator) Generate() (ID, error) {
 	timestamp, err := g.now()
@@ -171,7 +171,7 @@ func (g *Generator) Generate() (ID, error) {
 // the next millisecond, and when the clock reads earlier than the last ID
 // (a rollback) it waits for the clock to catch up, for as long as the
 // rollback, checking at least every 64 ms. It never returns
-// ErrMonotonicOverflow or ErrClockRollback; its other errors are
+// [ErrMonotonicOverflow] or [ErrClockRollback]; its other errors are
 // Generate's.
 func (g *Generator) GenerateOrWait() (ID, error) {
 	for {
@@ -202,8 +202,8 @@ func (g *Generator) GenerateOrWait() (ID, error) {
 }
 
 // GenerateCore returns the next ID for a caller-supplied timestamp in
-// milliseconds since the generator's epoch. It returns ErrInvalidTimestamp
-// above MaxTimestamp and otherwise fails as Generate does. Given the same
+// milliseconds since the generator's epoch. It returns [ErrInvalidTimestamp]
+// above [MaxTimestamp] and otherwise fails as Generate does. Given the same
 // timestamps and random bytes it returns exactly the IDs of the
 // specification's algorithm.
 func (g *Generator) GenerateCore(timestamp uint64) (ID, error) {
@@ -244,7 +244,7 @@ func (g *Generator) draw() (uint64, error) {
 // With fromClock set, timestamp is a clock reading, and a last ID ahead of
 // it is not yet a rollback: another goroutine may have read the clock
 // later and minted first. The clock is read again after that ID was seen,
-// and only a reading still behind it is ErrClockRollback: that ID's
+// and only a reading still behind it is [ErrClockRollback]: that ID's
 // timestamp was itself read from the clock before it was seen.
 func (g *Generator) next(timestamp uint64, fromClock bool) (ID, error) {
 	maxStep := g.maxStep
@@ -308,7 +308,7 @@ var defaultGenerator Generator
 // goroutines. It never returns an error: it waits for the next millisecond
 // if the random part overflows, and for the clock to catch up if it moved
 // back (GenerateOrWait). It panics only if the system clock reads before
-// the default epoch (2024) or more than MaxTimestamp ms after it (about
+// the default epoch (2024) or more than [MaxTimestamp] ms after it (about
 // the year 2302), which no ID of this epoch can represent. For another
 // epoch or a scalability ID, use a Generator.
 //
@@ -333,8 +333,8 @@ func NewString() string { return New().String() }
 // stream: IDs of different milliseconds sort by time, but IDs of the same
 // millisecond are unique by their 20 random bits only (so a millisecond
 // holds few before two are likely to collide: about 1,200 for an even
-// chance) and in no particular order. It returns ErrOutOfRange for a time
-// before the default epoch or more than MaxTimestamp ms after it. It is
+// chance) and in no particular order. It returns [ErrOutOfRange] for a time
+// before the default epoch or more than [MaxTimestamp] ms after it. It is
 // safe for concurrent use and does not allocate.
 func NewAt(t time.Time) (ID, error) {
 	timestamp, err := timestampOf(t)

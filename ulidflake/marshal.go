@@ -7,7 +7,7 @@ import (
 )
 
 // AppendBinary appends the 8 big-endian bytes of id to b. The error is
-// ErrOutOfRange for a negative id, and b is then returned unchanged.
+// [ErrOutOfRange] for a negative id, and b is then returned unchanged.
 func (id ID) AppendBinary(b []byte) ([]byte, error) {
 	if id < 0 {
 		return b, ErrOutOfRange
@@ -15,7 +15,7 @@ func (id ID) AppendBinary(b []byte) ([]byte, error) {
 	return binary.BigEndian.AppendUint64(b, uint64(id)), nil
 }
 
-// MarshalBinary returns the 8 big-endian bytes of id, or ErrOutOfRange for
+// MarshalBinary returns the 8 big-endian bytes of id, or [ErrOutOfRange] for
 // a negative id.
 func (id ID) MarshalBinary() ([]byte, error) {
 	if id < 0 {
@@ -26,7 +26,7 @@ func (id ID) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 13-byte
 // text form, which some stores hand back for binary columns. It returns
-// ErrOutOfRange if the 8 bytes have the sign bit set, ErrInvalidLength for
+// [ErrOutOfRange] if the 8 bytes have the sign bit set, [ErrInvalidLength] for
 // any other length, and the errors of Parse for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
@@ -48,8 +48,8 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // escapes decoded as encoding/json decodes them), a JSON integer (what a
 // system that stores IDs as numbers may send), or null, which leaves id
 // unchanged as encoding/json does for other types. Integers above 2^63-1
-// are ErrOutOfRange; fractions, exponents and signs are rejected, as is ""
-// (ErrInvalidLength). On error id is left unchanged. An ID marshals to
+// are [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
+// ([ErrInvalidLength]). On error id is left unchanged. An ID marshals to
 // JSON through MarshalText, as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,

@@ -20,9 +20,9 @@ import (
 // text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
 // that small), 8 bytes given as a []byte are the binary form, and anything
 // else is decimal. A negative integer, or a value above 2^63-1, is
-// ErrOutOfRange; a bad byte is an *InvalidCharacterError with its offset.
-// SQL NULL is ErrScanNull: scan nullable columns into a NullID. Other
-// source types are an error wrapping ErrScanType. Scan does not retain
+// [ErrOutOfRange]; a bad byte is an *InvalidCharacterError with its offset.
+// SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
+// source types are an error wrapping [ErrScanType]. Scan does not retain
 // src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
 	var v ID
@@ -63,7 +63,7 @@ func scanText(s string) (ID, error) {
 
 // Value implements database/sql/driver.Valuer: the int64 form, for a
 // BIGINT column, where IDs sort as they do everywhere else. It returns
-// ErrOutOfRange for a negative id.
+// [ErrOutOfRange] for a negative id.
 //
 // A TEXT column given the int64 stores decimal text, which Scan reads
 // back but which sorts as text, not by value, once IDs differ in their
@@ -98,7 +98,7 @@ func (n *NullID) Scan(src any) error { return interop.ScanNull(&n.ID, &n.Valid, 
 func (n NullID) Value() (driver.Value, error) { return interop.NullValue(n.ID, n.Valid) }
 
 // MarshalJSON returns null when not Valid and the quoted 13-digit text
-// otherwise (ErrOutOfRange for a negative ID).
+// otherwise ([ErrOutOfRange] for a negative ID).
 func (n NullID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ID, n.Valid) }
 
 // UnmarshalJSON sets Valid false for null or "", and otherwise decodes
