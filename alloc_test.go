@@ -3,6 +3,7 @@ package scru128
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
@@ -18,6 +19,9 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	buf := make([]byte, 0, 64)
 	g := NewGenerator()
 	fill := make([]ID, 64)
+	var scanText, scanUUID, scanRaw any = text, []byte("01a20ae5-cd8b-ec48-3da7-86bbd79a5a50"), id[:]
+	jsonText := []byte(`"` + text + `"`)
+	at := time.UnixMilli(1648973836097)
 	runtime.GC() // start from a clean slate so a GC in the middle shows
 	for name, fn := range map[string]func(){
 		"AppendText": func() { buf, _ = id.AppendText(buf[:0]) },
@@ -31,6 +35,11 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			var v ID
 			_ = v.UnmarshalText(textBytes)
 		},
+		"ScanText":      func() { _ = sinkID.Scan(scanText) },
+		"ScanUUID":      func() { _ = sinkID.Scan(scanUUID) },
+		"ScanRaw":       func() { _ = sinkID.Scan(scanRaw) },
+		"UnmarshalJSON": func() { _ = sinkID.UnmarshalJSON(jsonText) },
+		"NewAt":         func() { sinkID, _ = NewAt(at) },
 	} {
 		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

@@ -28,10 +28,12 @@ func (c *core) draw() (uint32, error) {
 	return readUint32(c.rng)
 }
 
-// readUint32 reads 4 bytes from r as a big-endian uint32.
+// readUint32 reads 4 bytes from r as a big-endian uint32. A reader that
+// keeps returning no bytes is an error after entropy.MaxEmptyReads tries,
+// so a caller holding a lock around the read never waits forever on it.
 func readUint32(r io.Reader) (uint32, error) {
 	var b [4]byte
-	if _, err := io.ReadFull(r, b[:]); err != nil {
+	if err := entropy.ReadFull(r, b[:]); err != nil {
 		return 0, fmt.Errorf("scru128: reading random bytes: %w", err)
 	}
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil

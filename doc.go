@@ -18,7 +18,7 @@
 // across all goroutines, and never repeat. New, Generate and AppendNew do
 // not allocate.
 //
-// NewUnordered, NewUnorderedString and AppendNewUnordered mint from a
+// [NewUnordered], NewUnorderedString and AppendNewUnordered mint from a
 // package-level Pool instead: per-P shards that scale with cores, giving up
 // the order between goroutines within a millisecond. IDs stay unique and
 // time-ordered to the millisecond. Use New when order matters.
@@ -26,19 +26,31 @@
 // Make your own Generator with NewGenerator when you want a stream of your
 // own, or NewGeneratorWithRng to supply the random bytes. Generate resets
 // the stream if the clock moves back by more than 10 seconds, as the
-// specification recommends; GenerateOrAbort returns ErrClockRollback
+// specification recommends; GenerateOrAbort returns [ErrClockRollback]
 // instead. The Core methods take the timestamp from the caller, for tests
 // and simulations, and return exactly the IDs of the specification's
-// algorithm.
+// algorithm. [NewAt] mints an ID for a given time with fresh random fields,
+// for backfilling old records.
 //
 // # Encoding and parsing
 //
 // String, AppendText and MarshalText write the 25 lower-case digits;
 // AppendText does not allocate. Parse and ParseBytes accept upper or lower
-// case and are strict: any other length is ErrInvalidLength, a byte outside
+// case and are strict: any other length is [ErrInvalidLength], a byte outside
 // [0-9a-zA-Z] is an *InvalidCharacterError with its offset, and a value
-// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33) is ErrOutOfRange. JSON uses the
-// text form; binary marshalling uses the 16 bytes. For database/sql, ID
-// stores its text and NullID handles NULL. MinAt and MaxAt bound the IDs of
-// a timestamp, for range queries.
+// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33) is [ErrOutOfRange]. JSON uses the
+// text form; binary marshalling uses the 16 bytes, which UUID and FromUUID
+// exchange with UUID types.
+//
+// # Databases
+//
+// For database/sql, an ID stores its text (a TEXT or VARCHAR column), and
+// Binary(id) its 16 bytes (BYTEA, BLOB, BINARY(16), or a PostgreSQL uuid
+// column); [NullID] and [NullBinary] handle NULL. Scan reads any of these back:
+// the text, the 16 bytes, and the hyphenated and plain hexadecimal UUID
+// forms that uuid columns return. Stored either way, IDs sort in the
+// database as they do here, so [MinAt], [MaxAt], [MinAtTime] and [MaxAtTime] bound
+// range queries by time: bind the bounds the way the column stores IDs
+// (Binary(lo) for a binary column). NULL scanned into an ID is
+// [ErrScanNull]; an unsupported source type is [ErrScanType].
 package scru128

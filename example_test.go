@@ -1,8 +1,10 @@
 package scru128_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/fastid/scru128"
 )
@@ -76,4 +78,53 @@ func ExampleGenerator() {
 	b, _ := g.Generate()
 	fmt.Println(a.Compare(b)) // IDs from one generator increase
 	// Output: -1
+}
+
+func ExampleID_Scan() {
+	// A PostgreSQL uuid column hands database/sql the hyphenated form,
+	// which Scan reads as the same 16 bytes; the plain hexadecimal form
+	// and the 25-digit text work as well.
+	var a, b, c scru128.ID
+	_ = a.Scan("017fee7f-ef41-7e2b-3432-ac2ec553687c")
+	_ = b.Scan([]byte("017FEE7FEF417E2B3432AC2EC553687C"))
+	_ = c.Scan("0372hg16csmsm50l8dikcvukc")
+	fmt.Println(a, a == b, b == c)
+	// Output: 0372hg16csmsm50l8dikcvukc true true
+}
+
+func ExampleID_UUID() {
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	u := id.UUID() // uuid.UUID(id.UUID()) for github.com/google/uuid
+	fmt.Printf("%x\n", u)
+	fmt.Println(scru128.FromUUID(u) == id)
+	// Output:
+	// 017fee7fef417e2b3432ac2ec553687c
+	// true
+}
+
+func ExampleNullID_json() {
+	type event struct {
+		ID     scru128.ID     `json:"id"`
+		Parent scru128.NullID `json:"parent,omitzero"` // left out when NULL
+	}
+	var e event
+	_ = json.Unmarshal([]byte(`{"id":"0372hg16csmsm50l8dikcvukc","parent":""}`), &e)
+	fmt.Println(e.ID, e.Parent.Valid) // "" and null are NULL
+	out, _ := json.Marshal(e)
+	fmt.Println(string(out))
+	// Output:
+	// 0372hg16csmsm50l8dikcvukc false
+	// {"id":"0372hg16csmsm50l8dikcvukc"}
+}
+
+func ExampleNewAt() {
+	// Backfill: an ID for a record made in 2022, with fresh random fields.
+	at := time.Date(2022, 4, 3, 8, 17, 16, 97_000_000, time.UTC)
+	id, err := scru128.NewAt(at)
+	fmt.Println(id.Timestamp(), id.Time().Equal(at), err)
+	_, err = scru128.NewAt(time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC))
+	fmt.Println(err)
+	// Output:
+	// 1648973836097 true <nil>
+	// scru128: value out of range
 }

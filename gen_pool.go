@@ -39,10 +39,11 @@ import (
 //     never used again, and the shard that replaces it starts with fresh
 //     randomness from crypto/rand, like any other new shard.
 //
-// The zero Pool is not usable: make one with NewPool.
+// The zero Pool is usable, and the same as one from NewPool. A Pool must not
+// be copied after first use.
 type Pool struct {
-	clock  *clock.Clock
-	shards sync.Pool // of *shard
+	clock  clock.Clock
+	shards sync.Pool // of *shard; the pool's New is not set, see Generate
 }
 
 // shard is one generator of a Pool with its entropy, alone on its cache
@@ -54,7 +55,7 @@ type shard struct {
 	_      cpu.CacheLinePad
 }
 
-func newShard() any {
+func newShard() *shard {
 	s := new(shard)
 	s.source.Init()
 	s.core.src = &s.source
@@ -63,16 +64,17 @@ func newShard() any {
 
 // NewPool returns a Pool whose shards take their random numbers from
 // ChaCha8 seeded from crypto/rand and their time from the system clock.
-func NewPool() *Pool {
-	p := &Pool{clock: clock.New()}
-	p.shards.New = newShard
-	return p
-}
+func NewPool() *Pool { return new(Pool) }
 
 // Generate returns a new ID. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ID can represent.
 func (p *Pool) Generate() ID {
-	s := p.shards.Get().(*shard)
+	// An empty sync.Pool returns nil rather than calling a New function
+	// that a zero Pool would not have; the shard is made here instead.
+	s, _ := p.shards.Get().(*shard)
+	if s == nil {
+		s = newShard()
+	}
 	hi, lo, err := s.core.next(p.clock.Millis(), DefaultRollbackAllowance, false)
 	p.shards.Put(s)
 	if err != nil {
@@ -88,7 +90,7 @@ func (p *Pool) AppendNew(b []byte) []byte {
 	return b
 }
 
-// defaultPool backs NewUnordered, NewUnorderedString and AppendNewUnordered.
+// defaultPool backs [NewUnordered], NewUnorderedString and AppendNewUnordered.
 var defaultPool = NewPool()
 
 // NewUnordered returns a new ID from a package-level Pool. It scales with

@@ -3,6 +3,8 @@ package scru128
 import (
 	"encoding/binary"
 	"time"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // ID is a SCRU128 identifier: a 128-bit unsigned integer stored big-endian,
@@ -36,7 +38,7 @@ const (
 // Max is the largest ID, 2^128-1, whose text is f5lxx1zz5pnorynqglhzmsp33.
 var Max = ID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-// FromFields builds an ID from its four fields. It returns ErrOutOfRange if
+// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
 // timestamp is above 2^48-1 or a counter above 2^24-1.
 func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) (ID, error) {
 	if timestamp > MaxTimestamp || counterHi > MaxCounter || counterLo > MaxCounter {
@@ -58,6 +60,19 @@ func FromUint64s(hi, lo uint64) (id ID) {
 	binary.BigEndian.PutUint64(id[8:16], lo)
 	return id
 }
+
+// UUID returns the 16 bytes of id unchanged, as a value that converts to
+// any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
+// github.com/gofrs/uuid, pgtype.UUID{Bytes: id.UUID(), Valid: true} with
+// pgx. The conversion is lossless both ways (see FromUUID), and a
+// PostgreSQL uuid column compares the bytes as IDs compare, though the
+// result is not an RFC 9562 UUID: an ID has no version or variant bits.
+func (id ID) UUID() [16]byte { return id }
+
+// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// accepts any [16]byte, such as a uuid.UUID, and never fails: every 128-bit
+// value is an ID.
+func FromUUID(u [16]byte) ID { return u }
 
 // Uint64s returns the high and low 64 bits of id.
 func (id ID) Uint64s() (hi, lo uint64) {
@@ -104,36 +119,50 @@ func (id ID) Compare(other ID) int {
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }
 
-// MinAt returns the smallest ID with the given timestamp: all other fields
-// zero. With MaxAt it bounds a range query such as
-// WHERE id BETWEEN MinAt(t0) AND MaxAt(t1). It returns ErrOutOfRange above
-// MaxTimestamp.
+// MinAt returns the smallest ID with the given timestamp (Unix
+// milliseconds): all other fields zero. With [MaxAt] it bounds a range query
+// such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then returns
+// exactly the IDs of the milliseconds t0 to t1; bind the bounds as the
+// column stores IDs (Binary(lo) for a binary or uuid column). It returns
+// [ErrOutOfRange] above [MaxTimestamp].
 func MinAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, 0, 0, 0)
 }
 
 // MaxAt returns the largest ID with the given timestamp: all other bits set.
-// It returns ErrOutOfRange above MaxTimestamp.
+// It returns [ErrOutOfRange] above [MaxTimestamp].
 func MaxAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, MaxCounter, MaxCounter, 1<<32-1)
 }
 
-// MinAtTime is MinAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp.
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
+// however far.
 func MinAtTime(t time.Time) (ID, error) {
-	ms := t.UnixMilli()
-	if ms < 0 {
-		return ID{}, ErrOutOfRange
+	ms, err := timestampOf(t)
+	if err != nil {
+		return ID{}, err
 	}
-	return MinAt(uint64(ms))
+	return fromFields(ms, 0, 0, 0), nil
 }
 
-// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
-// ErrOutOfRange for times before the Unix epoch or after MaxTimestamp.
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
+// however far.
 func MaxAtTime(t time.Time) (ID, error) {
-	ms := t.UnixMilli()
-	if ms < 0 {
-		return ID{}, ErrOutOfRange
+	ms, err := timestampOf(t)
+	if err != nil {
+		return ID{}, err
 	}
-	return MaxAt(uint64(ms))
+	return fromFields(ms, MaxCounter, MaxCounter, 1<<32-1), nil
+}
+
+// timestampOf returns t's Unix millisecond as a timestamp, or
+// [ErrOutOfRange] if no ID can hold it.
+func timestampOf(t time.Time) (uint64, error) {
+	ms, ok := interop.UnixMillis(t, 0, MaxTimestamp)
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return uint64(ms), nil
 }

@@ -1,5 +1,7 @@
 package scru128
 
+import "github.com/fastid/scru128/internal/interop"
+
 // AppendBinary appends the 16 big-endian bytes of id to b. The error is
 // always nil.
 func (id ID) AppendBinary(b []byte) ([]byte, error) { return append(b, id[:]...), nil }
@@ -10,7 +12,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 16 big-endian bytes, or from the 25-byte text
 // form, which some stores hand back for binary columns. Any other length is
-// ErrInvalidLength; text errors are those of Parse. On error id is left
+// [ErrInvalidLength]; text errors are those of Parse. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
 	switch len(data) {
@@ -21,4 +23,21 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 		return id.UnmarshalText(data)
 	}
 	return ErrInvalidLength
+}
+
+// UnmarshalJSON accepts a JSON string holding the 25-digit text, its
+// escapes decoded as encoding/json decodes them, or null, which leaves id
+// unchanged as encoding/json does for other types. Anything else is an
+// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
+// error id is left unchanged. An ID marshals to JSON through MarshalText,
+// as the quoted text.
+//
+// With the omitzero struct tag option (Go 1.24) the zero ID is left out,
+// as IsZero reports; omitempty never leaves out an ID, which is an array.
+func (id *ID) UnmarshalJSON(data []byte) error {
+	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
+	if kind == interop.JSONText {
+		return id.UnmarshalText(text)
+	}
+	return err
 }

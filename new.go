@@ -1,5 +1,11 @@
 package scru128
 
+import (
+	"time"
+
+	"github.com/fastid/scru128/internal/entropy"
+)
+
 // defaultGenerator backs New, NewString and AppendNew.
 var defaultGenerator = NewGenerator()
 
@@ -24,4 +30,23 @@ func NewString() string { return New().String() }
 func AppendNew(b []byte) []byte {
 	b, _ = New().AppendText(b)
 	return b
+}
+
+// NewAt returns an ID whose timestamp is t's Unix millisecond and whose
+// counter_hi, counter_lo and entropy are freshly random, as a generator
+// draws them for a stream that starts at t. It is for backfilling records
+// with IDs of their own times. The ID is not from any stream: IDs of
+// different milliseconds sort by time, but IDs of the same millisecond are
+// unique by their 80 random bits only and in no particular order. It
+// returns [ErrOutOfRange] for a time before 1970 or after [MaxTimestamp]. It is
+// safe for concurrent use and does not allocate.
+func NewAt(t time.Time) (ID, error) {
+	timestamp, err := timestampOf(t)
+	if err != nil {
+		return ID{}, err
+	}
+	s := entropy.Get()
+	counters, random := s.Uint64(), s.Uint32()
+	entropy.Put(s)
+	return fromFields(timestamp, uint32(counters>>40), uint32(counters>>16)&MaxCounter, random), nil
 }

@@ -126,9 +126,9 @@ func Libs() []Lib {
 		},
 		{
 			Name:       "fastid-scru64",
-			Mint:       func() { sinkSCRU64 = s64Gen.GenerateOrSleep() },
-			MintString: func() string { return s64Gen.GenerateOrSleep().String() },
-			MintAppend: func(dst []byte) []byte { dst, _ = s64Gen.GenerateOrSleep().AppendText(dst); return dst },
+			Mint:       func() { sinkSCRU64, _ = s64Gen.GenerateOrSleep() },
+			MintString: func() string { id, _ := s64Gen.GenerateOrSleep(); return id.String() },
+			MintAppend: func(dst []byte) []byte { id, _ := s64Gen.GenerateOrSleep(); dst, _ = id.AppendText(dst); return dst },
 			Encode:     func(dst []byte) []byte { dst, _ = s64.AppendText(dst); return dst },
 			String:     s64.String,
 			Parse:      func() (err error) { sinkSCRU64, err = scru64.Parse(s64Text); return err },

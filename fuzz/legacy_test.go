@@ -25,7 +25,7 @@ func FuzzLegacyParse(f *testing.F) {
 			n.FillBytes(want[:])
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == want },
-			parseErrors{legacy.ErrInvalidLength, legacy.ErrOverflow, legacy.ErrInvalidCharacter,
+			parseErrors{legacy.ErrInvalidLength, legacy.ErrOutOfRange, legacy.ErrInvalidCharacter,
 				badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
 			textParsers(legacy.ParseBytes, legacy.Parse))
 	})
@@ -88,8 +88,27 @@ func sameLegacyError(err, ref error) bool {
 	case errors.Is(ref, naive.ErrInvalidTimestamp):
 		return errors.Is(err, legacy.ErrInvalidTimestamp)
 	case errors.Is(ref, naive.ErrCounterOverflow):
-		return errors.Is(err, legacy.ErrCounterOverflow)
+		return errors.Is(err, legacy.ErrMonotonicOverflow)
 	default: // the rng ran out: both wrap the reader's error
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}
+}
+
+// FuzzLegacyScan checks that legacy.ID.Scan, given the bytes as a []byte
+// and as a string, accepts and rejects exactly what the reference does:
+// the 26-digit text, the UUID forms, and 16 raw bytes as a []byte only.
+func FuzzLegacyScan(f *testing.F) {
+	f.Add([]byte("00cc22a9-8f49-faa6-7978-d9d2e2bf2a84"))
+	f.Add([]byte("00CC22A98F49FAA67978D9D2E2BF2A84"))
+	f.Add([]byte("00PGHAJ3Q9VAJ7IU6PQBHBUAK4"))
+	f.Add(bytes.Repeat([]byte{0xff}, 16))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{legacy.ErrInvalidLength, legacy.ErrOutOfRange, legacy.ErrInvalidCharacter,
+			badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 26, base32Bytes(naive.LegacyAlphabet))
+			checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == legacy.ID(want) },
+				errs, scanner[legacy.ID](isBytes))
+		}
+	})
 }

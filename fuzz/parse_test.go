@@ -73,3 +73,31 @@ func checkParse[T any](t *testing.T, data []byte, wantErr error, wantOffset int,
 		}
 	}
 }
+
+// scanner returns Scan, given data as a []byte (isBytes) or as a string,
+// into a fresh T, for checkParse.
+func scanner[T any, PT interface {
+	*T
+	Scan(src any) error
+}](isBytes bool) []func([]byte) (T, error) {
+	return []func([]byte) (T, error){func(b []byte) (id T, err error) {
+		if isBytes {
+			err = PT(&id).Scan(b)
+		} else {
+			err = PT(&id).Scan(string(b))
+		}
+		return id, err
+	}}
+}
+
+// base32Bytes adapts naive.Base32Decode of a 128-bit format to
+// naive.Scan128's text decoder.
+func base32Bytes(alphabet string) func([]byte) ([16]byte, int, error) {
+	return func(s []byte) (u [16]byte, offset int, err error) {
+		n, offset, err := naive.Base32Decode(s, alphabet, 26, 128)
+		if err == nil {
+			n.FillBytes(u[:])
+		}
+		return u, offset, err
+	}
+}

@@ -93,3 +93,24 @@ func sameError(err, ref error) bool {
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}
 }
+
+// FuzzScan checks that ID.Scan, given the bytes as a []byte and as a
+// string, accepts and rejects exactly what the reference does: the
+// 25-digit text, the UUID forms, and 16 raw bytes as a []byte only, with
+// the same value or the same kind of error and offset.
+func FuzzScan(f *testing.F) {
+	f.Add([]byte("01a20ae5-cd8b-ec48-3da7-86bbd79a5a50"))
+	f.Add([]byte("01A20AE5CD8BEC483DA786BBD79A5A50"))
+	f.Add([]byte("01a20ae5-cd8b-ec48-3da7_86bbd79a5a50"))
+	f.Add([]byte("0372hg16csmsm50l8dikcvukc"))
+	f.Add(bytes.Repeat([]byte{0xff}, 16))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{scru128.ErrInvalidLength, scru128.ErrOutOfRange, scru128.ErrInvalidCharacter,
+			badByte(func(e *scru128.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 25, naive.Decode)
+			checkParse(t, data, wantErr, wantOffset, func(got scru128.ID) bool { return got == scru128.ID(want) },
+				errs, scanner[scru128.ID](isBytes))
+		}
+	})
+}

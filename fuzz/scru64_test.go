@@ -165,3 +165,25 @@ func sameSCRU64Error(err, ref error) bool {
 	}
 	return false
 }
+
+// FuzzSCRU64Scan checks that ID.Scan, given the bytes as a []byte and as a
+// string, accepts and rejects exactly what the reference does: 12 bytes
+// are the text form, 8 bytes as a []byte the binary form, anything else
+// decimal text, with the same value or the same kind of error and offset.
+func FuzzSCRU64Scan(f *testing.F) {
+	f.Add([]byte("110009624767914842"))
+	f.Add([]byte("4738381338321616895"))
+	f.Add([]byte("4738381338321616896"))
+	f.Add([]byte("99999999999999999999999"))
+	f.Add([]byte("0u375nxqh5cq"))
+	f.Add([]byte{0x41, 0xc2, 0x1c, 0xb8, 0xe0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{scru64.ErrInvalidLength, scru64.ErrOutOfRange, scru64.ErrInvalidCharacter,
+			badByte(func(e *scru64.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 12, naive.DecodeSCRU64, naive.SCRU64Max)
+			checkParse(t, data, wantErr, wantOffset, func(got scru64.ID) bool { return uint64(got) == want },
+				errs, scanner[scru64.ID](isBytes))
+		}
+	})
+}

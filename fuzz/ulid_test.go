@@ -88,7 +88,7 @@ func FuzzULIDParse(f *testing.F) {
 			n.FillBytes(want[:])
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == want },
-			parseErrors{ulid.ErrInvalidLength, ulid.ErrOverflow, ulid.ErrInvalidCharacter,
+			parseErrors{ulid.ErrInvalidLength, ulid.ErrOutOfRange, ulid.ErrInvalidCharacter,
 				badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
 			textParsers(ulid.ParseBytes, ulid.Parse))
 	})
@@ -161,4 +161,24 @@ func sameULIDError(err, ref error) bool {
 	default: // the rng ran out: both wrap the reader's error
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}
+}
+
+// FuzzULIDScan checks that ULID.Scan, given the bytes as a []byte and as a
+// string, accepts and rejects exactly what the reference does: the
+// 26-digit text, the UUID forms, and 16 raw bytes as a []byte only.
+func FuzzULIDScan(f *testing.F) {
+	f.Add([]byte("01563e3a-b5d3-d676-4c61-efb99302bd5b"))
+	f.Add([]byte("01563E3AB5D3D6764C61EFB99302BD5B"))
+	f.Add([]byte("01ARZ3NDEKTSV4RRFFQ69G5FAV"))
+	f.Add([]byte("8ZZZZZZZZZZZZZZZZZZZZZZZZZ"))
+	f.Add(bytes.Repeat([]byte{0xff}, 16))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{ulid.ErrInvalidLength, ulid.ErrOutOfRange, ulid.ErrInvalidCharacter,
+			badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 26, base32Bytes(naive.CrockfordAlphabet))
+			checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == ulid.ULID(want) },
+				errs, scanner[ulid.ULID](isBytes))
+		}
+	})
 }

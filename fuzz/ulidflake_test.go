@@ -22,14 +22,14 @@ func FuzzFlakeParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, wantOffset, wantErr := naive.Base32Decode(data, naive.CrockfordAlphabet, 13, 63)
 		checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return got.Int64() == n.Int64() && got >= 0 },
-			parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOverflow, ulidflake.ErrInvalidCharacter,
+			parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
 				badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
 			textParsers(ulidflake.ParseBytes, ulidflake.Parse))
 	})
 }
 
 // FuzzFlakeEncode checks the text of any int64: math/big's for a
-// non-negative value, parsing back in either case; ErrOverflow for a
+// non-negative value, parsing back in either case; ErrOutOfRange for a
 // negative one.
 func FuzzFlakeEncode(f *testing.F) {
 	f.Add(int64(0))
@@ -38,10 +38,10 @@ func FuzzFlakeEncode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v int64) {
 		id := ulidflake.ID(v)
 		if v < 0 {
-			if _, err := id.AppendText(nil); !errors.Is(err, ulidflake.ErrOverflow) {
+			if _, err := id.AppendText(nil); !errors.Is(err, ulidflake.ErrOutOfRange) {
 				t.Fatalf("%d: error %v", v, err)
 			}
-			if _, err := ulidflake.FromInt64(v); !errors.Is(err, ulidflake.ErrOverflow) {
+			if _, err := ulidflake.FromInt64(v); !errors.Is(err, ulidflake.ErrOutOfRange) {
 				t.Fatalf("FromInt64(%d): %v", v, err)
 			}
 			return
@@ -112,8 +112,36 @@ func sameFlakeError(err, ref error) bool {
 	case errors.Is(ref, naive.ErrClockRollback):
 		return errors.Is(err, ulidflake.ErrClockRollback)
 	case errors.Is(ref, naive.ErrMonotonicOverflow):
-		return errors.Is(err, ulidflake.ErrOverflow)
+		return errors.Is(err, ulidflake.ErrMonotonicOverflow)
 	default: // the rng ran out: both wrap the reader's error
 		return err != nil && errors.Unwrap(err) != nil && errors.Is(err, errors.Unwrap(ref))
 	}
+}
+
+// FuzzFlakeScan checks that ID.Scan, given the bytes as a []byte and as a
+// string, accepts and rejects exactly what the reference does: 13 bytes
+// are the text form, 8 bytes as a []byte the binary form, anything else
+// decimal text, with the same value or the same kind of error and offset.
+func FuzzFlakeScan(f *testing.F) {
+	f.Add([]byte("14246757444195114"))
+	f.Add([]byte("9223372036854775807"))
+	f.Add([]byte("9223372036854775808"))
+	f.Add([]byte("00CMXB6TAK4SA"))
+	f.Add([]byte{0x80, 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		errs := parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
+			badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+		text := func(s []byte) (uint64, int, error) {
+			n, offset, err := naive.Base32Decode(s, naive.CrockfordAlphabet, 13, 63)
+			if err != nil {
+				return 0, offset, err
+			}
+			return n.Uint64(), offset, nil
+		}
+		for _, isBytes := range []bool{false, true} {
+			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 13, text, 1<<63-1)
+			checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return uint64(got) == want },
+				errs, scanner[ulidflake.ID](isBytes))
+		}
+	})
 }

@@ -3,6 +3,7 @@ package legacy
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestHotPathsDoNotAllocate(t *testing.T) {
@@ -15,6 +16,9 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	buf := make([]byte, 0, 64)
 	g := NewGenerator()
 	var scanned ID
+	var srcUUID, srcRaw any = "00cc22a9-8f49-faa6-7978-d9d2e2bf2a84", id[:]
+	jsonText := []byte(`"` + text + `"`)
+	at := time.UnixMilli(TimestampBias + 1000)
 	runtime.GC()
 	for name, fn := range map[string]func(){
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
@@ -23,6 +27,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
 		"Generate":      func() { sinkID, _ = g.Generate() },
 		"New":           func() { sinkID = New() },
+		"ScanUUID":      func() { _ = scanned.Scan(srcUUID) },
+		"ScanRaw":       func() { _ = scanned.Scan(srcRaw) },
+		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
+		"NewAt":         func() { sinkID, _ = NewAt(at) },
 	} {
 		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

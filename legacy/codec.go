@@ -17,7 +17,7 @@ var digits = crockford.NewEncoding(Alphabet)
 // Parse parses the 26-digit text of an ID, ignoring case. It returns
 // ErrInvalidLength if s is not 26 bytes long, an *InvalidCharacterError
 // (matching ErrInvalidCharacter) naming the first byte outside [0-9A-Va-v],
-// or ErrOverflow if the first digit is above 7 (the value is above
+// or ErrOutOfRange if the first digit is above 7 (the value is above
 // 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not allocate.
 func Parse(s string) (ID, error) { return decode(s) }
 
@@ -73,7 +73,7 @@ func decodeError(s string) error {
 	if i := crockford.IndexInvalid(digits, s); i >= 0 {
 		return &InvalidCharacterError{Offset: i, Char: s[i]}
 	}
-	return ErrOverflow
+	return ErrOutOfRange
 }
 
 // AppendText appends the 26-digit upper-case text of id to b and returns

@@ -3,6 +3,7 @@ package legacy
 import (
 	"bytes"
 	"errors"
+	"io"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func TestCounterOverflow(t *testing.T) {
 	if id, err := g.GenerateCore(100); err != nil || id.Counter() != MaxCounter {
 		t.Fatalf("%v %v", id, err)
 	}
-	if _, err := g.GenerateCore(100); !errors.Is(err, ErrCounterOverflow) {
+	if _, err := g.GenerateCore(100); !errors.Is(err, ErrMonotonicOverflow) {
 		t.Fatalf("error = %v", err)
 	}
 	if id, err := g.GenerateCore(101); err != nil || id.Timestamp() != 101 {
@@ -121,4 +122,44 @@ func TestConcurrentUniqueAndOrdered(t *testing.T) {
 	}
 	g := NewGenerator()
 	idtest.Stress(t, 8, n, g.Generate, ID.Compare)
+}
+
+// emptyReader returns no bytes and no error, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestMisuse covers the symptoms for this package: a nil rng and
+// the zero Generator panicked on first use, and a reader that returns
+// (0, nil) forever spun while holding the lock.
+func TestMisuse(t *testing.T) {
+	var zero Generator
+	for name, g := range map[string]*Generator{"zero": &zero, "nil rng": NewGeneratorWithRng(nil)} {
+		a, err := g.Generate()
+		b, err2 := g.Generate()
+		if err != nil || err2 != nil || b.Compare(a) <= 0 || time.Since(a.Time()) > time.Minute {
+			t.Errorf("%s Generator: %s, %s, %v, %v", name, a, b, err, err2)
+		}
+	}
+	g := NewGeneratorWithRng(emptyReader{})
+	for range 2 { // the second call must find the lock free
+		done := make(chan error, 1)
+		go func() { _, err := g.GenerateCore(5); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, io.ErrNoProgress) {
+				t.Fatalf("empty reader: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("empty reader: GenerateCore did not return")
+		}
+	}
+}
+
+func TestPackageLevel(t *testing.T) {
+	a := New()
+	b, err := Parse(NewString())
+	if err != nil || b.Compare(a) <= 0 {
+		t.Fatalf("NewString after New: %s, %v", b, err)
+	}
 }

@@ -8,11 +8,19 @@
 // the current SCRU128 form in package github.com/fastid/scru128 (25 Base36
 // digits): the two are different encodings of different layouts, and a
 // legacy ID is not a valid current one.
+//
+// The API is the root package's: New and NewString mint from one ordered
+// stream, [NewAt] for a given time; an ID stores its text in SQL and
+// Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
+// reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
+// [MaxAtTime] bound range queries.
 package legacy
 
 import (
 	"encoding/binary"
 	"time"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // ID is a legacy SCRU128 ID: a 128-bit unsigned integer stored big-endian,
@@ -51,15 +59,11 @@ const (
 	MaxPerSecRandom = 1<<24 - 1
 )
 
-// FromFields builds an ID from its four fields. It returns
-// ErrInvalidTimestamp if timestamp is above MaxTimestamp, and ErrOverflow if
-// counter or perSecRandom is above its maximum.
+// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
+// timestamp, counter or perSecRandom is above its maximum.
 func FromFields(timestamp uint64, counter, perSecRandom, perGenRandom uint32) (ID, error) {
-	if timestamp > MaxTimestamp {
-		return ID{}, ErrInvalidTimestamp
-	}
-	if counter > MaxCounter || perSecRandom > MaxPerSecRandom {
-		return ID{}, ErrOverflow
+	if timestamp > MaxTimestamp || counter > MaxCounter || perSecRandom > MaxPerSecRandom {
+		return ID{}, ErrOutOfRange
 	}
 	return FromUint64s(pack(timestamp, counter, perSecRandom, perGenRandom)), nil
 }
@@ -124,3 +128,59 @@ func (id ID) Compare(other ID) int {
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }
+
+// MinAt returns the smallest ID with the given timestamp (milliseconds
+// since 2020-01-01): all other fields zero. With [MaxAt] it bounds a range
+// query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
+// returns exactly the IDs of the milliseconds t0 to t1; bind the bounds as
+// the column stores IDs (Binary(lo) for a binary or uuid column). It
+// returns [ErrOutOfRange] above [MaxTimestamp].
+func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0, 0, 0) }
+
+// MaxAt returns the largest ID with the given timestamp: all other bits
+// set. It returns [ErrOutOfRange] above [MaxTimestamp].
+func MaxAt(timestamp uint64) (ID, error) {
+	return FromFields(timestamp, MaxCounter, MaxPerSecRandom, 1<<32-1)
+}
+
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before 2020 or more than [MaxTimestamp] ms after
+// it, however far.
+func MinAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return ID{}, err
+	}
+	return MinAt(ts)
+}
+
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before 2020 or more than [MaxTimestamp] ms after
+// it, however far.
+func MaxAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return ID{}, err
+	}
+	return MaxAt(ts)
+}
+
+// timestampOf returns t as milliseconds since 2020, or [ErrOutOfRange] if no
+// ID can hold it.
+func timestampOf(t time.Time) (uint64, error) {
+	ms, ok := interop.UnixMillis(t, TimestampBias, TimestampBias+MaxTimestamp)
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return uint64(ms - TimestampBias), nil
+}
+
+// UUID returns the 16 bytes of id unchanged, as a value that converts to
+// any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
+// github.com/gofrs/uuid. The conversion is lossless both ways (see
+// FromUUID), though the result is not an RFC 9562 UUID.
+func (id ID) UUID() [16]byte { return id }
+
+// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// accepts any [16]byte, such as a uuid.UUID, and never fails.
+func FromUUID(u [16]byte) ID { return u }

@@ -1,10 +1,6 @@
 package legacy
 
-import (
-	"database/sql/driver"
-	"errors"
-	"fmt"
-)
+import "github.com/fastid/scru128/internal/interop"
 
 // AppendBinary appends the 16 big-endian bytes of id to b. The error is
 // always nil.
@@ -14,43 +10,34 @@ func (id ID) AppendBinary(b []byte) ([]byte, error) { return append(b, id[:]...)
 // nil.
 func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byte, 0, 16)) }
 
-// UnmarshalBinary sets id from its 16 big-endian bytes. Any other length is
-// ErrInvalidLength, and id is left unchanged.
+// UnmarshalBinary sets id from its 16 big-endian bytes, or from the
+// 26-byte text form, which some stores hand back for binary columns. Any
+// other length is [ErrInvalidLength]; text errors are those of Parse. On
+// error id is left unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	if len(data) != 16 {
-		return ErrInvalidLength
-	}
-	*id = ID(data)
-	return nil
-}
-
-// errScanNull is returned when NULL is scanned into an ID.
-var errScanNull = errors.New("legacy: cannot scan NULL into ID")
-
-// Scan implements database/sql.Scanner. It accepts the 26-digit text as a
-// string or []byte, and the 16 raw bytes as []byte. NULL is an error. Scan
-// does not retain src.
-func (id *ID) Scan(src any) error {
-	switch src := src.(type) {
-	case string:
-		v, err := Parse(src)
-		if err != nil {
-			return err
-		}
-		*id = v
+	switch len(data) {
+	case 16:
+		*id = ID(data)
 		return nil
-	case []byte:
-		if len(src) == 16 {
-			*id = ID(src)
-			return nil
-		}
-		return id.UnmarshalText(src)
-	case nil:
-		return errScanNull
+	case EncodedSize:
+		return id.UnmarshalText(data)
 	}
-	return fmt.Errorf("legacy: cannot scan %T into ID", src)
+	return ErrInvalidLength
 }
 
-// Value implements database/sql/driver.Valuer: the 26-digit text, which
-// sorts in a text column as the IDs do.
-func (id ID) Value() (driver.Value, error) { return id.String(), nil }
+// UnmarshalJSON accepts a JSON string holding the 26-digit text, its
+// escapes decoded as encoding/json decodes them, or null, which leaves id
+// unchanged as encoding/json does for other types. Anything else is an
+// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
+// error id is left unchanged. An ID marshals to JSON through MarshalText,
+// as the quoted text.
+//
+// With the omitzero struct tag option (Go 1.24) the zero ID is left out,
+// as IsZero reports; omitempty never leaves out an ID, which is an array.
+func (id *ID) UnmarshalJSON(data []byte) error {
+	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
+	if kind == interop.JSONText {
+		return id.UnmarshalText(text)
+	}
+	return err
+}

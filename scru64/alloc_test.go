@@ -44,8 +44,8 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"UnmarshalJSON":   func() { sinkErr = sinkID.UnmarshalJSON([]byte(`"0u375nxqh5cq"`)) },
 		"Scan":            func() { sinkErr = sinkID.Scan(boxed) },
 		"Generate":        func() { sinkID, _ = g.Generate() },
-		"GenerateOrSleep": func() { sinkID = g.GenerateOrSleep() },
-		"GenerateOrReset": func() { sinkID = g.GenerateOrReset() },
+		"GenerateOrSleep": func() { sinkID, _ = g.GenerateOrSleep() },
+		"GenerateOrReset": func() { sinkID, _ = g.GenerateOrReset() },
 		"New":             func() { sinkID = New() },
 		"GlobalGenerate":  func() { sinkID, _ = GlobalGenerator.Generate() },
 		"CoreNewTicks": func() {

@@ -71,7 +71,7 @@ func BenchmarkGenerateParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		var id ID
 		for pb.Next() {
-			id = g.GenerateOrSleep()
+			id, _ = g.GenerateOrSleep()
 		}
 		_ = id
 	})

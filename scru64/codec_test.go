@@ -1,8 +1,10 @@
 package scru64
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,16 +180,40 @@ func TestMustParsePanics(t *testing.T) {
 	MustParse("0u375nxqh5c")
 }
 
-// TestEncodeAboveMaxDoesNotPanic covers IDs made by converting integers
-// above Max: their text is wrong but the methods must not fail.
-func TestEncodeAboveMaxDoesNotPanic(t *testing.T) {
+// TestEncodeAboveMax is the issue's symptom of an ID above Max (made by
+// converting a larger integer) marshalling as another, valid ID: Max+1
+// became 000000000000, while Value rejected it. Every encoder now refuses
+// it, and String shows the number in a form Parse rejects.
+func TestEncodeAboveMax(t *testing.T) {
 	for _, x := range []uint64{uint64(Max) + 1, 1 << 63, 1<<64 - 1} {
-		s := ID(x).String()
-		if len(s) != 12 {
-			t.Fatalf("String(%d) = %q", x, s)
+		id := ID(x)
+		s := id.String()
+		if want := "!OUTOFRANGE(" + strconv.FormatUint(x, 10) + ")"; s != want {
+			t.Errorf("String(%d) = %q, want %q", x, s, want)
 		}
-		if _, err := Parse(s); err != nil {
-			t.Fatalf("String(%d) = %q, outside the alphabet", x, s)
+		if _, err := Parse(s); err == nil {
+			t.Errorf("Parse(String(%d)) accepted %q", x, s)
 		}
+		if b, err := id.AppendText([]byte("x")); !errors.Is(err, ErrOutOfRange) || string(b) != "x" {
+			t.Errorf("AppendText(%d) = %q, %v", x, b, err)
+		}
+		if b, err := id.MarshalText(); !errors.Is(err, ErrOutOfRange) || b != nil {
+			t.Errorf("MarshalText(%d) = %q, %v", x, b, err)
+		}
+		if b, err := id.MarshalJSON(); !errors.Is(err, ErrOutOfRange) || b != nil {
+			t.Errorf("MarshalJSON(%d) = %q, %v", x, b, err)
+		}
+		if _, err := json.Marshal(struct{ ID ID }{id}); !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("json.Marshal(%d): %v", x, err)
+		}
+		if _, err := json.Marshal(NullID{id, true}); !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("json.Marshal(NullID %d): %v", x, err)
+		}
+		if _, err := id.Value(); !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("Value(%d): %v", x, err)
+		}
+	}
+	if b, err := Max.MarshalJSON(); err != nil || string(b) != `"zzzzzzzzzzzz"` {
+		t.Fatalf("MarshalJSON(Max) = %s, %v", b, err)
 	}
 }

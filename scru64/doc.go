@@ -37,18 +37,27 @@
 // counter starts again, so bursts never block; the clock is allowed to be
 // behind the last ID by up to 10 seconds (DefaultRollbackAllowance), which
 // also absorbs small clock rollbacks. Beyond that Generate returns
-// ErrClockRollback, GenerateOrSleep (and New) wait for the clock to catch
+// [ErrClockRollback], GenerateOrSleep (and New) wait for the clock to catch
 // up, and GenerateOrReset starts over from the clock at the risk of
-// duplicates. The Core forms take the time as an argument, for tests and
+// duplicates. The zero Generator has no node spec, and its methods return
+// [ErrNoNodeSpec]. The Core forms take the time as an argument, for tests and
 // replays.
 //
 // # Text and storage
 //
 // Parse accepts exactly 12 Base36 digits in either case and reports a bad
 // byte with its offset; no decoding function panics (MustParse aside), on
-// any input. String and
-// AppendText write lower case. In SQL an ID is an int64 (Value) and Scan
-// takes integers, text or 8 bytes; in JSON it is the 12-digit string,
-// because JavaScript numbers lose precision above 2^53, and a JSON number
-// is also accepted on input.
+// any input. String and AppendText write lower case; an ID above Max (made
+// by converting a larger integer) is refused by every encoder with
+// [ErrOutOfRange], never written as another ID. In SQL an ID is an int64
+// (Value) for a BIGINT column, and Scan reads integers, the 12-digit text,
+// decimal text (what SQLite hands back for an integer in a TEXT column) or
+// 8 big-endian bytes; [NullID] handles NULL. [MinAt], [MaxAt], [MinAtTime] and
+// [MaxAtTime] bound range queries by tick. In JSON an ID is the 12-digit
+// string, because JavaScript numbers lose precision above 2^53, and a JSON
+// integer is also accepted on input.
+//
+// Unlike the other formats' packages there is no NewAt: an ID is unique
+// through its node ID and counter, not through random bits, so an ID for a
+// past time can only come from a Generator (see Generator).
 package scru64

@@ -3,6 +3,7 @@ package scru64
 import (
 	"encoding/binary"
 	"math/bits"
+	"strconv"
 	"unsafe"
 )
 
@@ -23,8 +24,9 @@ import (
 // chains of three steps. f < 2^64 - 2 for every ID, so the +1 cannot wrap.
 //
 // A value above Max (possible only by converting a larger integer to ID)
-// wraps around in this arithmetic and yields some 12-digit text: wrong, but
-// in the alphabet and without a panic, as every pair is below 36^2.
+// would wrap around in this arithmetic and yield the text of another ID
+// (Max+1 would be 000000000000), so the callers refuse it first: see
+// outOfRangeText.
 
 const (
 	alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -66,9 +68,13 @@ func encode(dst *[12]byte, x uint64) {
 }
 
 // AppendText appends the 12-digit lower-case text of id to b and returns the
-// extended slice. It does not allocate when b has room for 12 more bytes;
-// the error is always nil and is there to satisfy encoding.TextAppender.
+// extended slice. It does not allocate when b has room for 12 more bytes.
+// The error is [ErrOutOfRange] for an ID above Max (made by converting a
+// larger integer to ID), and b is then returned unchanged.
 func (id ID) AppendText(b []byte) ([]byte, error) {
+	if id > Max {
+		return b, ErrOutOfRange
+	}
 	n := len(b)
 	if cap(b)-n < 12 {
 		b = append(b, make([]byte, 12)...)
@@ -78,20 +84,34 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// MarshalText returns the 12-digit lower-case text of id. The error is
-// always nil.
+// MarshalText returns the 12-digit lower-case text of id, or [ErrOutOfRange]
+// for an ID above Max.
 func (id ID) MarshalText() ([]byte, error) {
+	if id > Max {
+		return nil, ErrOutOfRange
+	}
 	b := make([]byte, 12)
 	encode((*[12]byte)(b), uint64(id))
 	return b, nil
 }
 
 // String returns the 12-digit lower-case text of id, such as 0u375nxqh5cq.
-// It makes exactly one allocation.
+// It makes exactly one allocation. For an ID above Max, which no function
+// of this package returns, it returns "!OUTOFRANGE(" followed by the
+// decimal value and ")", which shows the number and which Parse rejects.
 func (id ID) String() string {
+	if id > Max {
+		return outOfRangeText(uint64(id))
+	}
 	b := make([]byte, 12)
 	encode((*[12]byte)(b), uint64(id))
 	// b is never written again or shared, so it can back the string
 	// directly instead of being copied by string(b).
 	return unsafe.String(&b[0], len(b))
+}
+
+// outOfRangeText is String's text for a value above Max. Printing the
+// wrapped digits instead would show another, valid ID.
+func outOfRangeText(v uint64) string {
+	return "!OUTOFRANGE(" + strconv.FormatUint(v, 10) + ")"
 }

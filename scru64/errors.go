@@ -3,24 +3,31 @@ package scru64
 import (
 	"errors"
 	"strconv"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match ErrInvalidCharacter under
+// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
 // errors.Is; node spec errors are *NodeSpecError values, which match
 // ErrInvalidNodeSpec.
 var (
-	// ErrInvalidLength means a text form was not 12 bytes long, or a binary
-	// form not 8 bytes long.
+	// ErrInvalidLength means a text form was not 12 bytes long, a binary
+	// form not 8 bytes long, or decimal text given to Scan was empty.
 	ErrInvalidLength = errors.New("scru64: invalid length")
-	// ErrInvalidCharacter means a text form held a byte outside [0-9a-zA-Z].
+	// ErrInvalidCharacter means a text form held a byte outside
+	// [0-9a-zA-Z], or decimal text given to Scan a byte other than 0-9.
 	ErrInvalidCharacter = errors.New("scru64: invalid character")
-	// ErrOutOfRange means a value was negative or above 36^12-1 (the largest
-	// ID, zzzzzzzzzzzz), or a field passed to FromParts did not fit its
-	// width.
+	// ErrOutOfRange means a value does not fit the format: an integer (or
+	// decimal text, or 8 bytes) that is negative or above 36^12-1 (Max,
+	// zzzzzzzzzzzz), a field passed to FromParts, [MinAt] or [MaxAt] that does
+	// not fit its width, a time before 1970 or after [MaxTimestamp]'s tick
+	// (in the year 4261) passed to [MinAtTime] or [MaxAtTime], or an ID above
+	// Max (made by converting a larger integer) given to AppendText,
+	// MarshalText, MarshalJSON or Value.
 	ErrOutOfRange = errors.New("scru64: value out of range")
 	// ErrInvalidTimestamp means a generator was given a time before
-	// 1970-01-01T00:00:00.256Z or at or after MaxTimestamp's tick (in the
+	// 1970-01-01T00:00:00.256Z or at or after [MaxTimestamp]'s tick (in the
 	// year 4261), whose IDs the specification reserves, or that a counter
 	// overflow would have moved the timestamp onto that reserved tick.
 	ErrInvalidTimestamp = errors.New("scru64: invalid timestamp")
@@ -34,17 +41,38 @@ var (
 	// was rejected. The error returned is a *NodeSpecError, which matches it
 	// under errors.Is and says why.
 	ErrInvalidNodeSpec = errors.New("scru64: invalid node spec")
-	// ErrNoNodeSpec means the global generator has no node spec: the
-	// SCRU64_NODE_SPEC environment variable is unset or invalid and
+	// ErrNoNodeSpec means a generator has no node spec: the zero
+	// Generator (make one with NewGenerator), or the global generator when
+	// the SCRU64_NODE_SPEC environment variable is unset or invalid and
 	// GlobalGenerator.Initialize was not called.
-	ErrNoNodeSpec = errors.New("scru64: the global generator has no node spec")
+	ErrNoNodeSpec = errors.New("scru64: the generator has no node spec")
 	// ErrAlreadyInitialized means GlobalGenerator.Initialize was called
 	// after the global generator had been configured.
 	ErrAlreadyInitialized = errors.New("scru64: the global generator is already configured")
+	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
+	// columns into a [NullID].
+	ErrScanNull = errors.New("scru64: cannot scan NULL into ID (use NullID)")
+	// ErrScanType means Scan was given a source type it does not accept.
+	// The error returned wraps it and names the type, for example
+	// "scru64: unsupported Scan source type float64".
+	ErrScanType = errors.New("scru64: unsupported Scan source type")
 )
 
+// errJSON is wrapped by the error for JSON that is neither a string, nor a
+// non-negative integer, nor null.
+var errJSON = errors.New("scru64: an ID in JSON must be a 12-digit string, a non-negative integer or null")
+
+// errs hands this package's errors to the shared helpers.
+var errs = interop.Errors{
+	Length:   ErrInvalidLength,
+	Range:    ErrOutOfRange,
+	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanType: ErrScanType,
+	JSON:     errJSON,
+}
+
 // InvalidCharacterError reports a byte outside the Base36 alphabet and where
-// it was. errors.Is(err, ErrInvalidCharacter) reports true for it.
+// it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
 type InvalidCharacterError struct {
 	Offset int  // index of the byte in the input
 	Char   byte // the offending byte
@@ -57,7 +85,7 @@ func (e *InvalidCharacterError) Error() string {
 		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
 }
 
-// Is reports whether target is ErrInvalidCharacter.
+// Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
 
 // NodeSpecError reports a rejected node spec: the input as given (a string

@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may be
-// behind the last ID's timestamp before Generate returns ErrClockRollback
+// behind the last ID's timestamp before Generate returns [ErrClockRollback]
 // (GenerateOrReset resets, GenerateOrSleep waits) instead of going on from
 // the last timestamp. It is 10 seconds, as in the reference
 // implementations; in 256-ms ticks that is 39.
@@ -54,8 +54,14 @@ var wallClock = clock.New()
 // preempted holds nobody up. Random numbers are drawn only when a tick
 // starts.
 //
-// The zero Generator is not usable: make one with NewGenerator or
-// NewGeneratorWithCounterMode.
+// There is no way to mint an ID for a past time outside the stream (the
+// other formats' NewAt): a SCRU64 ID is unique only through its node ID and
+// counter, with too few random bits to tell apart two IDs minted for the
+// same tick elsewhere. To backfill, give a Generator its own node ID and
+// call GenerateOrAbortCore with the records' times in increasing order.
+//
+// The zero Generator has no node spec: every generating method returns
+// [ErrNoNodeSpec]. Make one with NewGenerator or NewGeneratorWithCounterMode.
 type Generator struct {
 	_           cpu.CacheLinePad
 	prev        atomic.Uint64 // the last ID returned
@@ -72,19 +78,20 @@ type Generator struct {
 
 // NewGenerator returns a Generator for the node spec, with the default
 // counter mode: a random counter at each tick, with one overflow guard bit
-// (see NewDefaultCounterMode) when the node ID size is 20 or more. It panics
-// if spec is the zero NodeSpec, which no parsing or constructor function
-// returns.
+// (see NewDefaultCounterMode) when the node ID size is 20 or more. Given
+// the zero NodeSpec, which no parsing or constructor function returns, it
+// returns a Generator without a node spec, as the zero Generator is, whose
+// methods return [ErrNoNodeSpec].
 func NewGenerator(spec NodeSpec) *Generator {
 	return NewGeneratorWithCounterMode(spec, nil)
 }
 
 // NewGeneratorWithCounterMode is NewGenerator with a counter mode of the
-// caller's choice; nil means NewGenerator's default. It panics if spec is
-// the zero NodeSpec.
+// caller's choice; nil means NewGenerator's default. Given the zero
+// NodeSpec it returns a Generator whose methods return [ErrNoNodeSpec].
 func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	if spec.IsZero() {
-		panic("scru64: NewGenerator called with the zero NodeSpec; use ParseNodeSpec or NewNodeSpecWithNodeID")
+		return new(Generator)
 	}
 	counterSize := nodeCtrSize - spec.size
 	g := &Generator{
@@ -105,31 +112,43 @@ func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	return g
 }
 
-// NodeID returns the generator's node ID.
+// NodeID returns the generator's node ID (0 for the zero Generator).
 func (g *Generator) NodeID() uint32 { return g.nodeID }
 
-// NodeIDSize returns the generator's node ID size in bits, 1 to 23.
-func (g *Generator) NodeIDSize() uint8 { return nodeCtrSize - g.counterSize }
+// NodeIDSize returns the generator's node ID size in bits, 1 to 23, or 0
+// for the zero Generator.
+func (g *Generator) NodeIDSize() uint8 {
+	if g.counterSize == 0 {
+		return 0
+	}
+	return nodeCtrSize - g.counterSize
+}
 
 // NodeSpec returns a node spec that continues after the last ID returned,
 // or the generator's node ID if it has returned none. Saved and passed to
 // NewGenerator in a later process, it keeps the stream increasing across a
 // restart even if the clock has meanwhile moved back by up to the rollback
-// allowance.
+// allowance. It returns the zero NodeSpec for the zero Generator.
 func (g *Generator) NodeSpec() NodeSpec {
+	if g.counterSize == 0 {
+		return NodeSpec{}
+	}
 	return NodeSpec{prev: ID(g.prev.Load()), size: g.NodeIDSize()}
 }
 
 // Generate returns a new ID stamped with the system clock. It returns
-// ErrClockRollback, leaving the generator as it was, if the clock is more
-// than DefaultRollbackAllowance behind the last ID, and ErrInvalidTimestamp
-// if the system clock reads before 1970-01-01T00:00:00.256Z or in the year
-// 4261 or later. Generate does not allocate.
+// [ErrClockRollback], leaving the generator as it was, if the clock is more
+// than DefaultRollbackAllowance behind the last ID, [ErrInvalidTimestamp] if
+// the system clock reads before 1970-01-01T00:00:00.256Z or in the year
+// 4261 or later, and [ErrNoNodeSpec] for the zero Generator. Generate does
+// not allocate.
 func (g *Generator) Generate() (ID, error) {
 	unixMillis := wallClock.Millis()
 	// The common case inline: the clock is in the last ID's tick or a
 	// little behind it and the counter has room, so the next ID is the
 	// last one plus one. It is next's first case, with the same checks.
+	// The zero Generator never takes it: with counterMask 0 the counter
+	// always looks full.
 	timestamp, prev := unixMillis>>8, g.prev.Load()
 	if prev>>nodeCtrSize-timestamp <= DefaultRollbackAllowance>>8 && timestamp != 0 &&
 		prev&g.counterMask != g.counterMask && prev>>nodeCtrSize < MaxTimestamp &&
@@ -139,36 +158,31 @@ func (g *Generator) Generate() (ID, error) {
 	return g.next(unixMillis, DefaultRollbackAllowance, false)
 }
 
-// GenerateOrReset is Generate that, instead of returning ErrClockRollback,
+// GenerateOrReset is Generate that, instead of returning [ErrClockRollback],
 // resets the generator and goes on from the clock's timestamp with a
 // renewed counter. Such an ID is smaller than earlier ones and, as the
 // specification warns, may repeat one: prefer Generate or GenerateOrSleep
-// unless the node ID changes too. It panics only if the system clock reads
-// before 1970-01-01T00:00:00.256Z or in the year 4261 or later.
-func (g *Generator) GenerateOrReset() ID {
-	id, err := g.next(wallClock.Millis(), DefaultRollbackAllowance, true)
-	if err != nil {
-		panic(err)
-	}
-	return id
+// unless the node ID changes too. Its errors are [ErrInvalidTimestamp], if
+// the system clock reads before 1970-01-01T00:00:00.256Z or in the year
+// 4261 or later, and [ErrNoNodeSpec] for the zero Generator.
+func (g *Generator) GenerateOrReset() (ID, error) {
+	return g.next(wallClock.Millis(), DefaultRollbackAllowance, true)
 }
 
-// GenerateOrSleep is Generate that, instead of returning ErrClockRollback,
+// GenerateOrSleep is Generate that, instead of returning [ErrClockRollback],
 // sleeps until the clock is back within DefaultRollbackAllowance of the
 // last ID and then returns an ID. It waits after a large clock rollback
 // (for as long as the rollback) and when a long burst has overflowed the
 // counter so often that the IDs' timestamps ran ahead of the clock by more
 // than the allowance. It checks the clock at least every 64 ms while
-// waiting. It panics only if the system clock reads before
-// 1970-01-01T00:00:00.256Z or in the year 4261 or later.
-func (g *Generator) GenerateOrSleep() ID {
+// waiting. Its errors are [ErrInvalidTimestamp], if the system clock reads
+// before 1970-01-01T00:00:00.256Z or in the year 4261 or later, and
+// [ErrNoNodeSpec] for the zero Generator.
+func (g *Generator) GenerateOrSleep() (ID, error) {
 	for {
 		id, err := g.Generate()
-		if err == nil {
-			return id
-		}
 		if err != ErrClockRollback {
-			panic(err)
+			return id, err
 		}
 		// The clock is within the allowance from the first millisecond of
 		// the tick that many ticks before the last ID's.
@@ -180,13 +194,13 @@ func (g *Generator) GenerateOrSleep() ID {
 }
 
 // GenerateOrAbortCore returns the next ID for a caller-supplied Unix time in
-// milliseconds (the timestamp is unixMillis >> 8), or ErrClockRollback if
+// milliseconds (the timestamp is unixMillis >> 8), or [ErrClockRollback] if
 // that timestamp is more than rollbackAllowance milliseconds (counted in
 // whole 256-ms ticks, rollbackAllowance >> 8) behind the last ID's. On
-// error the generator is left as it was. It returns ErrInvalidTimestamp for
+// error the generator is left as it was. It returns [ErrInvalidTimestamp] for
 // a time before 1970-01-01T00:00:00.256Z, a timestamp at or past
-// MaxTimestamp, or a counter overflow that would reach MaxTimestamp (those
-// IDs are reserved). Given the same times and counter renewals it returns
+// [MaxTimestamp], or a counter overflow that would reach MaxTimestamp (those
+// IDs are reserved), and [ErrNoNodeSpec] for the zero Generator. Given the same times and counter renewals it returns
 // exactly the IDs of the specification's algorithm. It is safe for
 // concurrent use, but times given out of order by several goroutines make
 // an order of IDs that no clock would.
@@ -195,8 +209,9 @@ func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (I
 }
 
 // GenerateOrResetCore is GenerateOrAbortCore that resets the generator
-// instead of returning ErrClockRollback: it goes on from the given
-// timestamp with a renewed counter. Its only error is ErrInvalidTimestamp.
+// instead of returning [ErrClockRollback]: it goes on from the given
+// timestamp with a renewed counter. Its errors are [ErrInvalidTimestamp] and,
+// for the zero Generator, [ErrNoNodeSpec].
 func (g *Generator) GenerateOrResetCore(unixMillis, rollbackAllowance uint64) (ID, error) {
 	return g.next(unixMillis, rollbackAllowance, true)
 }
@@ -212,8 +227,13 @@ func (g *Generator) GenerateOrResetCore(unixMillis, rollbackAllowance uint64) (I
 // pass through an old value again, but the specification accepts
 // duplicates there anyway.
 func (g *Generator) next(unixMillis, allowanceMillis uint64, reset bool) (ID, error) {
+	if g.counterSize == 0 {
+		// The zero Generator: without a node spec its IDs would carry
+		// node ID 0 of no size, and its zero state would read as an ID.
+		return 0, ErrNoNodeSpec
+	}
 	timestamp := unixMillis >> 8
-	// One comparison for timestamp == 0 || timestamp >= MaxTimestamp.
+	// One comparison for timestamp == 0 || timestamp >= [MaxTimestamp].
 	if timestamp-1 >= MaxTimestamp-1 {
 		return 0, ErrInvalidTimestamp
 	}

@@ -272,13 +272,14 @@ func TestCustomModeResultIsMasked(t *testing.T) {
 	}
 }
 
-func TestZeroNodeSpecPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("NewGenerator accepted the zero NodeSpec")
+// TestZeroNodeSpec checks that a Generator made from the zero NodeSpec
+// reports ErrNoNodeSpec rather than panicking or minting.
+func TestZeroNodeSpec(t *testing.T) {
+	for _, g := range []*Generator{NewGenerator(NodeSpec{}), NewGeneratorWithCounterMode(NodeSpec{}, NewDefaultCounterMode(1))} {
+		if id, err := g.Generate(); !errors.Is(err, ErrNoNodeSpec) || id != 0 {
+			t.Fatalf("Generate = %s, %v; want ErrNoNodeSpec", id, err)
 		}
-	}()
-	NewGenerator(NodeSpec{})
+	}
 }
 
 // streamMode renews counters from a byte stream, 4 bytes each, 0 when it
@@ -365,16 +366,19 @@ func TestGenerateOrSleepWaitsForTheClock(t *testing.T) {
 		t.Fatalf("the timestamp ran %d ticks ahead", lead)
 	}
 	start := time.Now()
-	id := g.GenerateOrSleep()
-	if waited := time.Since(start); id <= last || waited > 2*time.Second {
-		t.Fatalf("GenerateOrSleep gave %s after %s, waiting %v", id, last, waited)
+	id, err := g.GenerateOrSleep()
+	if waited := time.Since(start); err != nil || id <= last || waited > 2*time.Second {
+		t.Fatalf("GenerateOrSleep gave %s, %v after %s, waiting %v", id, err, last, waited)
 	}
 	// GenerateOrReset never waits: it runs ahead up to the allowance and
 	// then goes back to the clock.
 	last, resets := id, 0
 	start = time.Now()
 	for range 300 {
-		id := g.GenerateOrReset()
+		id, err := g.GenerateOrReset()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if id <= last {
 			resets++
 		}

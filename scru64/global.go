@@ -15,7 +15,7 @@ const NodeSpecEnv = "SCRU64_NODE_SPEC"
 // through GlobalGenerator. Until it is configured, by Initialize or by a
 // valid node spec in the SCRU64_NODE_SPEC environment variable (read at the
 // first use, and again at each later use while it is unset or invalid), its
-// generating methods return an error matching ErrNoNodeSpec. Once
+// generating methods return an error matching [ErrNoNodeSpec]. Once
 // configured it keeps that generator for the life of the process. Its
 // methods are safe for concurrent use; once configured they cost one atomic
 // load more than the Generator's.
@@ -46,7 +46,7 @@ func (g *Global) Initialize(spec NodeSpec) error {
 
 // Generator returns the global generator, configuring it from
 // SCRU64_NODE_SPEC if that has not happened yet. The error matches
-// ErrNoNodeSpec and, for an invalid value, ErrInvalidNodeSpec too; its text
+// [ErrNoNodeSpec] and, for an invalid value, ErrInvalidNodeSpec too; its text
 // names the variable and shows an example.
 func (g *Global) Generator() (*Generator, error) {
 	if gen := g.gen.Load(); gen != nil {
@@ -88,14 +88,13 @@ func (g *Global) Generate() (ID, error) {
 }
 
 // GenerateOrSleep calls GenerateOrSleep on the global generator, or returns
-// the error of Generator if it is not configured. It panics only as
-// Generator.GenerateOrSleep does.
+// the error of Generator if it is not configured.
 func (g *Global) GenerateOrSleep() (ID, error) {
 	gen, err := g.Generator()
 	if err != nil {
 		return 0, err
 	}
-	return gen.GenerateOrSleep(), nil
+	return gen.GenerateOrSleep()
 }
 
 // NodeSpec returns the global generator's NodeSpec (see
@@ -116,13 +115,14 @@ func (g *Global) NodeSpec() (NodeSpec, error) {
 // SCRU64_NODE_SPEC environment variable (for example SCRU64_NODE_SPEC=42/8)
 // or call GlobalGenerator.Initialize first. The panic value is the error
 // that GlobalGenerator.Generate would return, which says so. Use
-// GlobalGenerator.Generate to get that error instead.
+// GlobalGenerator.GenerateOrSleep to get that error instead. It panics too
+// if the system clock reads before 1970 or in the year 4261 or later.
 func New() ID {
-	gen, err := GlobalGenerator.Generator()
+	id, err := GlobalGenerator.GenerateOrSleep()
 	if err != nil {
 		panic(err)
 	}
-	return gen.GenerateOrSleep()
+	return id
 }
 
 // NewString returns the 12-digit text of a new ID from New, and panics as

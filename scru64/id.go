@@ -3,6 +3,8 @@ package scru64
 import (
 	"cmp"
 	"time"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // ID is a SCRU64 identifier: a non-negative integer below 36^12 (about
@@ -20,7 +22,7 @@ import (
 // value = timestamp*2^24 + node_id*2^(24-node_id_size) + counter, with
 // node_id_size from 1 to 23. Comparing IDs as integers, or their texts,
 // orders them by time. The zero ID is valid; IDs whose timestamp is 0 or
-// MaxTimestamp are reserved for special purposes (dummy, error, example
+// [MaxTimestamp] are reserved for special purposes (dummy, error, example
 // values), and no Generator returns them.
 type ID uint64
 
@@ -38,8 +40,8 @@ const (
 )
 
 // FromParts builds an ID from its timestamp (in 256-ms ticks) and its 24-bit
-// node_ctr field (node_id and counter together). It returns ErrOutOfRange if
-// timestamp is above MaxTimestamp or nodeCtr above MaxNodeCtr.
+// node_ctr field (node_id and counter together). It returns [ErrOutOfRange] if
+// timestamp is above [MaxTimestamp] or nodeCtr above MaxNodeCtr.
 func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
 	if timestamp > MaxTimestamp || nodeCtr > MaxNodeCtr {
 		return 0, ErrOutOfRange
@@ -47,7 +49,7 @@ func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
 	return ID(timestamp<<nodeCtrSize | uint64(nodeCtr)), nil
 }
 
-// FromUint64 returns v as an ID, or ErrOutOfRange if v is above Max.
+// FromUint64 returns v as an ID, or [ErrOutOfRange] if v is above Max.
 func FromUint64(v uint64) (ID, error) {
 	if v > uint64(Max) {
 		return 0, ErrOutOfRange
@@ -55,7 +57,7 @@ func FromUint64(v uint64) (ID, error) {
 	return ID(v), nil
 }
 
-// FromInt64 returns v as an ID, or ErrOutOfRange if v is negative or above
+// FromInt64 returns v as an ID, or [ErrOutOfRange] if v is negative or above
 // Max. It is the inverse of Int64, for values read from a BIGINT column.
 func FromInt64(v int64) (ID, error) {
 	if v < 0 || v > int64(Max) {
@@ -89,3 +91,49 @@ func (id ID) Compare(other ID) int { return cmp.Compare(id, other) }
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == 0 }
+
+// MinAt returns the smallest ID with the given timestamp (in 256-ms ticks,
+// Unix milliseconds >> 8): node_ctr zero. With [MaxAt] it bounds a range
+// query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
+// returns exactly the IDs of the ticks t0 to t1. It returns [ErrOutOfRange]
+// above [MaxTimestamp].
+func MinAt(timestamp uint64) (ID, error) { return FromParts(timestamp, 0) }
+
+// MaxAt returns the largest ID with the given timestamp: node_ctr all
+// ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+func MaxAt(timestamp uint64) (ID, error) { return FromParts(timestamp, MaxNodeCtr) }
+
+// MinAtTime is [MinAt] for the tick that holds t: the 256 ms from
+// t.UnixMilli() rounded down to a multiple of 256. Its bound is therefore
+// coarser than t: IDs minted up to 255 ms before t share its tick and fall
+// inside the range. It returns [ErrOutOfRange] for times before 1970 or
+// after [MaxTimestamp]'s tick, however far.
+func MinAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return 0, err
+	}
+	return ID(ts << nodeCtrSize), nil
+}
+
+// MaxAtTime is [MaxAt] for the tick that holds t; IDs minted up to 255 ms
+// after t share its tick and fall inside the range. It returns
+// [ErrOutOfRange] for times before 1970 or after [MaxTimestamp]'s tick,
+// however far.
+func MaxAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return 0, err
+	}
+	return ID(ts<<nodeCtrSize | MaxNodeCtr), nil
+}
+
+// timestampOf returns the tick of t, or [ErrOutOfRange] if no ID can hold
+// it.
+func timestampOf(t time.Time) (uint64, error) {
+	ms, ok := interop.UnixMillis(t, 0, (MaxTimestamp+1)<<8-1)
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return uint64(ms) >> 8, nil
+}

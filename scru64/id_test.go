@@ -7,8 +7,12 @@ import (
 	"encoding"
 	"encoding/json"
 	"errors"
+	"math"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 var (
@@ -198,5 +202,145 @@ func TestMarshalDoesNotKeepBuffer(t *testing.T) {
 	t1[0] = 'x'
 	if t2[0] == 'x' {
 		t.Fatal("MarshalText results share memory")
+	}
+}
+
+// TestInterop runs the checks every format shares, with the 64-bit forms:
+// integers, decimal text and 8 raw bytes.
+func TestInterop(t *testing.T) {
+	id := MustParse("0u375nxqh5cq") // 110009624767914842
+	idtest.CheckInterop(t, idtest.Interop[ID, NullID]{
+		Sample: id,
+		Text:   id.String(),
+		Accept: []any{int64(id), uint64(id), "110009624767914842", []byte("110009624767914842"),
+			"000110009624767914842", []byte{0x01, 0x86, 0xd5, 0x2b, 0xbe, 0x2a, 0x63, 0x5a}},
+		Reject: []idtest.Reject{
+			{Src: "", Err: ErrInvalidLength, Offset: -1},
+			{Src: []byte{}, Err: ErrInvalidLength, Offset: -1},
+			{Src: "-110009624767914842", Err: ErrInvalidCharacter, Offset: 0},
+			{Src: "+110009624767914842", Err: ErrInvalidCharacter, Offset: 0},
+			{Src: " 110009624767914842", Err: ErrInvalidCharacter, Offset: 0},
+			{Src: "110009624767914842 ", Err: ErrInvalidCharacter, Offset: 18},
+			{Src: []byte("1100096247679.4842"), Err: ErrInvalidCharacter, Offset: 13},
+			{Src: "1e18", Err: ErrInvalidCharacter, Offset: 1},
+			{Src: "4738381338321616896", Err: ErrOutOfRange, Offset: -1},                // Max+1
+			{Src: []byte("99999999999999999999999999"), Err: ErrOutOfRange, Offset: -1}, // past 64 bits
+			{Src: "0u375nxqh5c_", Err: ErrInvalidCharacter, Offset: 11},                 // 12 bytes: the text form
+			{Src: "0u375nxqh5c", Err: ErrInvalidCharacter, Offset: 1},                   // 11 bytes: decimal
+			{Src: []byte{0xff, 0, 0, 0, 0, 0, 0, 0}, Err: ErrOutOfRange, Offset: -1},
+			{Src: int64(-1), Err: ErrOutOfRange, Offset: -1},
+			{Src: uint64(Max) + 1, Err: ErrOutOfRange, Offset: -1},
+			{Src: 1.5, Err: ErrScanType, Offset: -1},
+			{Src: true, Err: ErrScanType, Offset: -1},
+		},
+		ScanNull:   ErrScanNull,
+		ScanType:   ErrScanType,
+		Length:     ErrInvalidLength,
+		NewNull:    func(id ID, valid bool) NullID { return NullID{id, valid} },
+		NullFields: func(n NullID) (ID, bool) { return n.ID, n.Valid },
+	})
+}
+
+// TestDecimalTextRoundTrip is the issue's symptom of an ID that did not
+// round-trip through a TEXT column: SQLite stores Value's int64 there as
+// decimal text, which Scan rejected with "invalid length".
+func TestDecimalTextRoundTrip(t *testing.T) {
+	for _, id := range []ID{0, 1, 99_999_999_999, 1_000_000_000_000, MustParse("0u375nxqh5cq"), Max} {
+		v, err := id.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := strconv.FormatInt(v.(int64), 10) // what the TEXT column holds
+		var back ID
+		if len(stored) == 12 {
+			// The documented ambiguity: 12 bytes are the text form.
+			if err := back.Scan(stored); err != nil || back == id {
+				t.Errorf("12-digit decimal %s was not read as the text form: %s, %v", stored, back, err)
+			}
+			continue
+		}
+		for _, src := range []any{stored, []byte(stored)} {
+			if err := back.Scan(src); err != nil || back != id {
+				t.Errorf("Scan(%T %s) = %s, %v; want %s", src, stored, back, err, id)
+			}
+		}
+	}
+}
+
+// TestJSONForms checks what UnmarshalJSON accepts: the string with
+// escapes, a JSON integer, and null.
+func TestJSONForms(t *testing.T) {
+	want := MustParse("0u375nxqh5cq")
+	for _, in := range []string{`"0u375nxqh5cq"`, `"\u0030u375nxqh5cq"`, `"0U375NXQH5C\u0051"`, `110009624767914842`} {
+		var id ID
+		if err := json.Unmarshal([]byte(in), &id); err != nil || id != want {
+			t.Errorf("json.Unmarshal(%s) = %s, %v", in, id, err)
+		}
+	}
+	type row struct {
+		A ID `json:"a,omitempty"`
+		B ID `json:"b,omitzero"`
+	}
+	if b, _ := json.Marshal(row{}); string(b) != `{}` {
+		t.Errorf("omitempty and omitzero of the zero ID = %s", b)
+	}
+}
+
+// TestZeroGenerator is the issue's symptom of the zero Generator returning
+// an ID above Max and then ErrClockRollback forever: every method now
+// returns ErrNoNodeSpec.
+func TestZeroGenerator(t *testing.T) {
+	var g Generator
+	for name, fn := range map[string]func() (ID, error){
+		"Generate":            g.Generate,
+		"GenerateOrSleep":     g.GenerateOrSleep,
+		"GenerateOrReset":     g.GenerateOrReset,
+		"GenerateOrAbortCore": func() (ID, error) { return g.GenerateOrAbortCore(uint64(time.Now().UnixMilli()), 10_000) },
+		"GenerateOrResetCore": func() (ID, error) { return g.GenerateOrResetCore(uint64(time.Now().UnixMilli()), 10_000) },
+	} {
+		for range 2 {
+			if id, err := fn(); !errors.Is(err, ErrNoNodeSpec) || id != 0 {
+				t.Errorf("zero Generator %s = %s, %v; want ErrNoNodeSpec", name, id, err)
+			}
+		}
+	}
+	if !g.NodeSpec().IsZero() || g.NodeID() != 0 || g.NodeIDSize() != 0 {
+		t.Errorf("zero Generator: spec %q, node %d/%d", g.NodeSpec(), g.NodeID(), g.NodeIDSize())
+	}
+}
+
+func TestRangeHelpers(t *testing.T) {
+	lo, err := MinAt(1000)
+	hi, err2 := MaxAt(1000)
+	if err != nil || err2 != nil || lo.Timestamp() != 1000 || hi.Timestamp() != 1000 || lo.NodeCtr() != 0 || hi.NodeCtr() != MaxNodeCtr {
+		t.Fatalf("MinAt/MaxAt = %s %s, %v %v", lo, hi, err, err2)
+	}
+	if next, _ := MinAt(1001); hi >= next {
+		t.Fatal("adjacent ranges overlap")
+	}
+	// A time anywhere in tick 1000 (ms 256000 to 256255) gives its bounds.
+	for _, ms := range []int64{256000, 256100, 256255} {
+		a, _ := MinAtTime(time.UnixMilli(ms))
+		b, _ := MaxAtTime(time.UnixMilli(ms).Add(999 * time.Microsecond))
+		if a != lo || b != hi {
+			t.Errorf("tick bounds of %d ms = %s %s", ms, a, b)
+		}
+	}
+	if m, err := MaxAt(MaxTimestamp); err != nil || m != Max {
+		t.Fatalf("MaxAt(MaxTimestamp) = %s, %v", m, err)
+	}
+	if m, err := MaxAtTime(time.UnixMilli((MaxTimestamp+1)<<8 - 1)); err != nil || m != Max {
+		t.Fatalf("MaxAtTime(last millisecond) = %s, %v", m, err)
+	}
+	if _, err := MinAt(MaxTimestamp + 1); !errors.Is(err, ErrOutOfRange) {
+		t.Fatal(err)
+	}
+	for _, tm := range []time.Time{time.UnixMilli(-1), time.UnixMilli((MaxTimestamp + 1) << 8), time.Unix(1<<62, 0),
+		time.Unix(math.MaxInt64/1000+1, 0), time.Unix(-1<<62, 0), {}} {
+		for name, fn := range map[string]func(time.Time) (ID, error){"MinAtTime": MinAtTime, "MaxAtTime": MaxAtTime} {
+			if id, err := fn(tm); !errors.Is(err, ErrOutOfRange) || id != 0 {
+				t.Errorf("%s(%v) = %s, %v; want ErrOutOfRange", name, tm, id, err)
+			}
+		}
 	}
 }

@@ -2,8 +2,8 @@ package scru64
 
 import (
 	"encoding/binary"
-	"errors"
-	"strconv"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // AppendBinary appends the 8 big-endian bytes of id to b. The error is
@@ -18,7 +18,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 12-byte text
 // form, which some stores hand back for binary columns. It returns
-// ErrOutOfRange if the 8 bytes hold a value above Max, ErrInvalidLength for
+// [ErrOutOfRange] if the 8 bytes hold a value above Max, [ErrInvalidLength] for
 // any other length, and the errors of Parse for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
@@ -38,43 +38,34 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 
 // MarshalJSON returns the 12-digit text in quotes. JSON carries SCRU64 IDs
 // as strings because JavaScript numbers lose precision above 2^53, which
-// every ID with a timestamp after May 1974 exceeds. The error is always nil.
+// every ID with a timestamp after May 1974 exceeds. It returns
+// [ErrOutOfRange] for an ID above Max.
+//
+// With the omitzero struct tag option (Go 1.24) the zero ID is left out,
+// as IsZero reports; so is it with omitempty, as ID is an integer.
 func (id ID) MarshalJSON() ([]byte, error) {
+	if id > Max {
+		return nil, ErrOutOfRange
+	}
 	b := make([]byte, 14)
 	b[0], b[13] = '"', '"'
 	encode((*[12]byte)(b[1:13]), uint64(id))
 	return b, nil
 }
 
-// errJSON describes JSON that is neither a string nor an integer.
-var errJSON = errors.New("scru64: an ID in JSON must be a 12-digit string or a non-negative integer")
-
-// UnmarshalJSON accepts the quoted 12-digit text, a JSON integer (what a
+// UnmarshalJSON accepts a JSON string holding the 12-digit text (its
+// escapes decoded as encoding/json decodes them), a JSON integer (what a
 // system that stores IDs as numbers may send), or null, which leaves id
 // unchanged as encoding/json does for other types. Integers above Max are
-// ErrOutOfRange; fractions, exponents and signs are rejected. On error id
-// is left unchanged.
+// [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
+// ([ErrInvalidLength]). On error id is left unchanged.
 func (id *ID) UnmarshalJSON(data []byte) error {
-	switch {
-	case string(data) == "null":
-		return nil
-	case len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"':
-		return id.UnmarshalText(data[1 : len(data)-1])
-	case len(data) == 0 || len(data) > 20:
-		// 20 digits are always above Max; longer input need not be read.
-		return errJSON
+	text, n, kind, err := interop.DecodeJSON(data, true, uint64(Max), &errs)
+	switch kind {
+	case interop.JSONText:
+		return id.UnmarshalText(text)
+	case interop.JSONInt:
+		*id = ID(n)
 	}
-	v, err := strconv.ParseUint(string(data), 10, 64)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return ErrOutOfRange
-		}
-		return errJSON
-	}
-	parsed, err := FromUint64(v)
-	if err != nil {
-		return err
-	}
-	*id = parsed
-	return nil
+	return err
 }

@@ -2,19 +2,27 @@ package scru64
 
 import (
 	"database/sql/driver"
-	"errors"
-	"fmt"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
-// errScanNull is returned when NULL is scanned into an ID.
-var errScanNull = errors.New("scru64: cannot scan NULL into ID (use NullID)")
-
-// Scan implements database/sql.Scanner. It accepts an int64 (a BIGINT
-// column, the home SCRU64 is made for), a uint64 (from drivers of unsigned
-// columns), the 12-digit text as a string or []byte, and the 8 big-endian
-// bytes as []byte. Negative integers and integers above Max are
-// ErrOutOfRange. NULL is an error; scan nullable columns into NullID. Scan
-// does not retain src. On error id is left unchanged.
+// Scan implements database/sql.Scanner. It accepts:
+//
+//   - an int64 (a BIGINT column, the home SCRU64 is made for) or a uint64
+//     (from drivers of unsigned columns);
+//   - as a string or []byte, the 12-digit text, or the decimal text of the
+//     integer (what SQLite hands back for an integer stored in a TEXT
+//     column): digits 0-9 only, no sign or spaces;
+//   - as a []byte, the 8 big-endian bytes.
+//
+// The forms are told apart by length: 12 bytes are the text form (so a
+// decimal number of exactly 12 digits, below 10^12, cannot be read as
+// text; no real ID is that small), 8 bytes given as a []byte are the binary
+// form, and anything else is decimal. Integers above Max, negative ones,
+// and decimal text above Max are [ErrOutOfRange]; a bad byte is an
+// *InvalidCharacterError with its offset. SQL NULL is [ErrScanNull]: scan
+// nullable columns into a [NullID]. Other source types are an error wrapping
+// [ErrScanType]. Scan does not retain src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
 	var v ID
 	var err error
@@ -24,13 +32,16 @@ func (id *ID) Scan(src any) error {
 	case uint64:
 		v, err = FromUint64(src)
 	case string:
-		v, err = Parse(src)
+		v, err = scanText(src)
 	case []byte:
-		return id.UnmarshalBinary(src)
+		if len(src) == 8 {
+			return id.UnmarshalBinary(src)
+		}
+		v, err = scanText(src)
 	case nil:
-		return errScanNull
+		return ErrScanNull
 	default:
-		return fmt.Errorf("scru64: cannot scan %T into ID", src)
+		return interop.ScanTypeError(src, &errs)
 	}
 	if err != nil {
 		return err
@@ -39,10 +50,25 @@ func (id *ID) Scan(src any) error {
 	return nil
 }
 
+// scanText parses the text forms Scan accepts: 12 bytes are the text form,
+// anything else decimal.
+func scanText[T text](s T) (ID, error) {
+	if len(s) == 12 {
+		return decode(s)
+	}
+	v, err := interop.ParseDecimal(s, uint64(Max), &errs)
+	return ID(v), err
+}
+
 // Value implements database/sql/driver.Valuer. It returns the ID as an
 // int64, for a BIGINT column, where IDs sort as they do everywhere else. It
-// returns ErrOutOfRange for a value above Max (made by converting a larger
+// returns [ErrOutOfRange] for a value above Max (made by converting a larger
 // integer to ID).
+//
+// A TEXT column given the int64 stores decimal text, which Scan reads
+// back but which sorts as text, not by value, once IDs differ in their
+// number of digits; to keep a text column in ID order store the 12-digit
+// text instead (pass id.String()).
 func (id ID) Value() (driver.Value, error) {
 	if id > Max {
 		return nil, ErrOutOfRange
@@ -52,53 +78,32 @@ func (id ID) Value() (driver.Value, error) {
 
 // NullID is an ID that may be NULL in SQL and null in JSON. Valid is false
 // for NULL.
+//
+// In JSON, null and the empty string "" both give Valid false, and an
+// invalid NullID marshals as null. With the omitzero option (Go 1.24) a
+// field is left out when it is the zero NullID, which is what NULL, null
+// and "" leave; omitempty never leaves a struct out.
 type NullID struct {
 	ID    ID
 	Valid bool
 }
 
-// Scan implements database/sql.Scanner: NULL sets Valid to false, anything
-// else is scanned as ID.Scan does.
-func (n *NullID) Scan(src any) error {
-	if src == nil {
-		*n = NullID{}
-		return nil
-	}
-	if err := n.ID.Scan(src); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
-}
+// Scan implements database/sql.Scanner: NULL sets Valid to false (and ID
+// to zero); anything else is scanned as [ID.Scan] does and sets Valid. On
+// error n is left unchanged.
+func (n *NullID) Scan(src any) error { return interop.ScanNull(&n.ID, &n.Valid, src) }
 
 // Value implements database/sql/driver.Valuer: nil when not Valid, the ID
 // as an int64 otherwise.
-func (n NullID) Value() (driver.Value, error) {
-	if !n.Valid {
-		return nil, nil
-	}
-	return n.ID.Value()
-}
+func (n NullID) Value() (driver.Value, error) { return interop.NullValue(n.ID, n.Valid) }
 
 // MarshalJSON returns null when not Valid and the quoted 12-digit text
-// otherwise.
-func (n NullID) MarshalJSON() ([]byte, error) {
-	if !n.Valid {
-		return []byte("null"), nil
-	}
-	return n.ID.MarshalJSON()
-}
+// otherwise ([ErrOutOfRange] for an ID above Max).
+func (n NullID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ID, n.Valid) }
 
-// UnmarshalJSON accepts null (Valid false), or what ID.UnmarshalJSON
-// accepts.
+// UnmarshalJSON sets Valid false for null or "", and otherwise decodes
+// what [ID.UnmarshalJSON] accepts and sets Valid. On error n is left
+// unchanged.
 func (n *NullID) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		*n = NullID{}
-		return nil
-	}
-	if err := n.ID.UnmarshalJSON(data); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
+	return interop.UnmarshalNullJSON(&n.ID, &n.Valid, data)
 }

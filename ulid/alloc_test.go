@@ -3,6 +3,7 @@ package ulid
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
@@ -19,6 +20,9 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	var scanned ULID
 	// Boxed once here: converting to any on each call would allocate.
 	var srcString, srcBytes any = text, textBytes
+	var srcUUID, srcRaw any = "01563e3a-b5d3-d676-4c61-efb99302bd5b", id[:]
+	jsonText := []byte(`"` + text + `"`)
+	at := time.UnixMilli(1469922850259)
 	runtime.GC()
 	for name, fn := range map[string]func(){
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
@@ -28,6 +32,12 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
 		"ScanString":    func() { _ = scanned.Scan(srcString) },
 		"ScanBytes":     func() { _ = scanned.Scan(srcBytes) },
+		"ScanUUID":      func() { _ = scanned.Scan(srcUUID) },
+		"ScanRaw":       func() { _ = scanned.Scan(srcRaw) },
+		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
+		"NewUnordered":  func() { sinkID = NewUnordered() },
+		"AppendNew":     func() { buf = AppendNew(buf[:0]) },
+		"NewAt":         func() { sinkID, _ = NewAt(at) },
 		"Generate":      func() { sinkID, _ = g.Generate() },
 		"Make":          func() { sinkID = Make() },
 		"New":           func() { sinkID = New() },

@@ -53,19 +53,19 @@ func BenchmarkMake(b *testing.B) {
 	}
 }
 
-func BenchmarkNew(b *testing.B) {
+func BenchmarkNewUnordered(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkID = New()
+		sinkID = NewUnordered()
 	}
 }
 
-func BenchmarkNewParallel(b *testing.B) {
+func BenchmarkNewUnorderedParallel(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		var id ULID
 		for pb.Next() {
-			id = New()
+			id = NewUnordered()
 		}
 		_ = id
 	})

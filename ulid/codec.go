@@ -10,8 +10,8 @@ import (
 // Parse parses the 26-digit text of a ULID, ignoring case. It returns
 // ErrInvalidLength if s is not 26 bytes long, an *InvalidCharacterError
 // (matching ErrInvalidCharacter) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or ErrOverflow if the
-// first digit is above 7. It does not allocate.
+// Crockford alphabet (I, L, O and U are outside it), or ErrOutOfRange if
+// the first digit is above 7. It does not allocate.
 func Parse(s string) (ULID, error) { return decode(s) }
 
 // ParseBytes is Parse for a byte slice. It does not retain b.
@@ -66,7 +66,7 @@ func decodeError(s string) error {
 	if i := crockford.IndexInvalid(crockford.Crockford, s); i >= 0 {
 		return &InvalidCharacterError{Offset: i, Char: s[i]}
 	}
-	return ErrOverflow
+	return ErrOutOfRange
 }
 
 // AppendText appends the 26-digit upper-case text of id to b and returns

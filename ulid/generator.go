@@ -295,7 +295,7 @@ func (g *Generator) draw() (hi, lo uint64, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var b [10]byte
-	if _, err := io.ReadFull(g.rng, b[:]); err != nil {
+	if err := entropy.ReadFull(g.rng, b[:]); err != nil {
 		return 0, 0, fmt.Errorf("ulid: reading random bytes: %w", err)
 	}
 	hi = uint64(binary.BigEndian.Uint32(b[0:4]))

@@ -231,7 +231,7 @@ func sortedUnique(t *testing.T, perGoroutine [][]ULID, want int) []ULID {
 	return all
 }
 
-func TestNewUniqueAcrossGoroutines(t *testing.T) {
+func TestNewUnorderedUniqueAcrossGoroutines(t *testing.T) {
 	const goroutines = 8
 	n := 200_000
 	if testing.Short() || raceEnabled {
@@ -246,7 +246,7 @@ func TestNewUniqueAcrossGoroutines(t *testing.T) {
 			ids := make([]ULID, n)
 			for i := range ids {
 				before := uint64(time.Now().UnixMilli())
-				ids[i] = New()
+				ids[i] = NewUnordered()
 				if ts := ids[i].Timestamp(); ts+1 < before || ts > uint64(time.Now().UnixMilli())+1 {
 					t.Errorf("timestamp %d, now %d", ts, before)
 					return
@@ -259,18 +259,44 @@ func TestNewUniqueAcrossGoroutines(t *testing.T) {
 	sortedUnique(t, results, goroutines*n)
 }
 
+// TestPackageLevel checks the naming ladder: New, Make and their string
+// and append forms share one ordered stream; the Unordered forms do not
+// repeat.
 func TestPackageLevel(t *testing.T) {
-	a, b := Make(), Make()
+	a, b := New(), Make()
 	if b.Compare(a) <= 0 {
-		t.Fatal("Make not increasing")
+		t.Fatal("Make not above New")
 	}
-	if id, err := Parse(MakeString()); err != nil || id.Compare(b) <= 0 {
-		t.Fatalf("MakeString: %s, %v", id, err)
+	c, err := Parse(MakeString())
+	if err != nil || c.Compare(b) <= 0 {
+		t.Fatalf("MakeString: %s, %v", c, err)
 	}
-	if _, err := Parse(NewString()); err != nil {
+	d, err := Parse(NewString())
+	if err != nil || d.Compare(c) <= 0 {
+		t.Fatalf("NewString: %s, %v", d, err)
+	}
+	buf := AppendNew([]byte("id="))
+	if e, err := ParseBytes(buf[3:]); err != nil || e.Compare(d) <= 0 || string(buf[:3]) != "id=" {
+		t.Fatalf("AppendNew = %q, %v", buf, err)
+	}
+	if x, y := NewUnordered(), NewUnordered(); x == y {
+		t.Fatal("NewUnordered repeated")
+	}
+	if _, err := Parse(NewUnorderedString()); err != nil {
 		t.Fatal(err)
 	}
-	if x, y := New(), New(); x == y {
-		t.Fatal("New repeated")
+	buf = AppendNewUnordered([]byte("id="))
+	if _, err := ParseBytes(buf[3:]); err != nil || string(buf[:3]) != "id=" {
+		t.Fatalf("AppendNewUnordered = %q, %v", buf, err)
 	}
+}
+
+// TestNewIsOrdered checks that New is the ordered stream across
+// goroutines, as the ladder promises.
+func TestNewIsOrdered(t *testing.T) {
+	n := 50_000
+	if testing.Short() || raceEnabled {
+		n = 5_000
+	}
+	idtest.Stress(t, 4, n, func() (ULID, error) { return New(), nil }, ULID.Compare)
 }

@@ -1,5 +1,7 @@
 package ulid
 
+import "github.com/fastid/scru128/internal/interop"
+
 // AppendBinary appends the 16 big-endian bytes of id to b. The error is
 // always nil.
 func (id ULID) AppendBinary(b []byte) ([]byte, error) { return append(b, id[:]...), nil }
@@ -8,12 +10,34 @@ func (id ULID) AppendBinary(b []byte) ([]byte, error) { return append(b, id[:]..
 // nil.
 func (id ULID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byte, 0, 16)) }
 
-// UnmarshalBinary sets id from its 16 big-endian bytes. Any other length is
-// ErrInvalidLength, and id is left unchanged.
+// UnmarshalBinary sets id from its 16 big-endian bytes, or from the
+// 26-byte text form, which some stores hand back for binary columns. Any
+// other length is [ErrInvalidLength]; text errors are those of Parse. On
+// error id is left unchanged.
 func (id *ULID) UnmarshalBinary(data []byte) error {
-	if len(data) != 16 {
-		return ErrInvalidLength
+	switch len(data) {
+	case 16:
+		*id = ULID(data)
+		return nil
+	case EncodedSize:
+		return id.UnmarshalText(data)
 	}
-	*id = ULID(data)
-	return nil
+	return ErrInvalidLength
+}
+
+// UnmarshalJSON accepts a JSON string holding the 26-digit text, its
+// escapes decoded as encoding/json decodes them, or null, which leaves id
+// unchanged as encoding/json does for other types. Anything else is an
+// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
+// error id is left unchanged. A ULID marshals to JSON through MarshalText,
+// as the quoted text.
+//
+// With the omitzero struct tag option (Go 1.24) the zero ULID is left out,
+// as IsZero reports; omitempty never leaves out a ULID, which is an array.
+func (id *ULID) UnmarshalJSON(data []byte) error {
+	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
+	if kind == interop.JSONText {
+		return id.UnmarshalText(text)
+	}
+	return err
 }

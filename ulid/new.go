@@ -2,25 +2,26 @@ package ulid
 
 import (
 	"errors"
-	"sync"
 	"time"
-
-	"golang.org/x/sys/cpu"
 
 	"github.com/fastid/scru128/internal/clock"
 	"github.com/fastid/scru128/internal/entropy"
 )
 
-// defaultGenerator backs Make.
+// defaultGenerator backs New, NewString, AppendNew, Make and MakeString.
 var defaultGenerator = NewGenerator()
 
-// Make returns a new ULID from a package-level Generator: monotonic across
-// the whole process, safe for concurrent use, without allocation. It never
+// New returns a new ULID from a package-level Generator: monotonic across
+// the whole process (strictly increasing in call order across all
+// goroutines), safe for concurrent use, without allocation. It never
 // returns an error: if the random part cannot grow within the current
 // millisecond (practically never, as each millisecond starts it at random)
 // it waits for the next one. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ULID can represent.
-func Make() ULID {
+//
+// Until this version New was what [NewUnordered] is now; Make is the same as
+// New, under the name github.com/oklog/ulid/v2 gives it.
+func New() ULID {
 	for {
 		id, err := defaultGenerator.Generate()
 		if err == nil {
@@ -33,46 +34,74 @@ func Make() ULID {
 	}
 }
 
-// shard is one per-P random source of New, alone on its cache lines.
-type shard struct {
-	_      cpu.CacheLinePad
-	source entropy.Source
-	_      cpu.CacheLinePad
-}
-
-var (
-	// shards holds the per-P sources of New: a sync.Pool keeps one cached
-	// per P, so concurrent calls on different cores write different
-	// memory. A shard dropped at a garbage collection is never used again;
-	// its successor is seeded afresh from crypto/rand.
-	shards = sync.Pool{New: func() any {
-		s := new(shard)
-		s.source.Init()
-		return s
-	}}
-	newClock = clock.New()
-)
-
-// New returns a ULID with the current time and a fresh 80-bit random part,
-// without the monotonic step: IDs are time-ordered to the millisecond but
-// not within it, even from one goroutine. It is safe for concurrent use,
-// scales with cores (each P draws from its own ChaCha8 buffer) and does not
-// allocate. Use Make or a Generator when order matters. It panics only if
-// the system clock reads before 1970 or after the year 10889.
-func New() ULID {
-	timestamp := newClock.Millis()
-	s := shards.Get().(*shard)
-	randHi, randLo := uint64(s.source.Uint32()), s.source.Uint64()&loMask
-	shards.Put(s)
-	if timestamp == 0 || timestamp > MaxTimestamp {
-		panic(ErrInvalidTimestamp)
-	}
-	return FromUint64s(pack(timestamp, randHi, randLo))
-}
-
 // NewString returns the text of New(). It makes one allocation, the string.
 func NewString() string { return New().String() }
 
-// MakeString returns the text of Make(). It makes one allocation, the
-// string.
-func MakeString() string { return Make().String() }
+// AppendNew mints a new ULID as New does and appends its 26-digit text to
+// b. It does not allocate when b has room for 26 more bytes.
+func AppendNew(b []byte) []byte {
+	b, _ = New().AppendText(b)
+	return b
+}
+
+// Make is New, under the name github.com/oklog/ulid/v2 uses for its
+// monotonic default.
+func Make() ULID { return New() }
+
+// MakeString is NewString, under the name that goes with Make.
+func MakeString() string { return New().String() }
+
+// unorderedClock is the clock of [NewUnordered].
+var unorderedClock clock.Clock
+
+// NewUnordered returns a ULID with the current time and a fresh 80-bit
+// random part, without the monotonic step: ULIDs are time-ordered to the
+// millisecond but not within it, even from one goroutine. It is safe for
+// concurrent use, scales with cores (each P draws from its own ChaCha8
+// buffer) and does not allocate. Use New or a Generator when order
+// matters. It panics only if the system clock reads before 1970 or after
+// the year 10889.
+func NewUnordered() ULID {
+	timestamp := unorderedClock.Millis()
+	if timestamp == 0 || timestamp > MaxTimestamp {
+		panic(ErrInvalidTimestamp)
+	}
+	return randomAt(timestamp)
+}
+
+// NewUnorderedString returns the text of NewUnordered(). It makes one
+// allocation, the string.
+func NewUnorderedString() string { return NewUnordered().String() }
+
+// AppendNewUnordered mints a new ULID as [NewUnordered] does and appends its
+// 26-digit text to b. It does not allocate when b has room for 26 more
+// bytes.
+func AppendNewUnordered(b []byte) []byte {
+	b, _ = NewUnordered().AppendText(b)
+	return b
+}
+
+// NewAt returns a ULID whose timestamp is t's Unix millisecond and whose
+// 80-bit random part is fresh, as the specification's generator draws it
+// at a new millisecond. It is for backfilling records with ULIDs of their
+// own times. The ULID is not from any stream: ULIDs of different
+// milliseconds sort by time, but ULIDs of the same millisecond are unique
+// by their random part only and in no particular order. It returns
+// [ErrOutOfRange] for a time before 1970 or after [MaxTimestamp]. It is safe
+// for concurrent use and does not allocate.
+func NewAt(t time.Time) (ULID, error) {
+	timestamp, err := timestampOf(t)
+	if err != nil {
+		return ULID{}, err
+	}
+	return randomAt(timestamp), nil
+}
+
+// randomAt returns the ULID of timestamp with a random part drawn from the
+// calling P's Source.
+func randomAt(timestamp uint64) ULID {
+	s := entropy.Get()
+	random16, random64 := s.Uint32(), s.Uint64()
+	entropy.Put(s)
+	return FromUint64s(timestamp<<16|uint64(uint16(random16)), random64)
+}

@@ -2,110 +2,127 @@ package ulid
 
 import (
 	"database/sql/driver"
-	"errors"
-	"fmt"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
-// errScanNull is returned when NULL is scanned into a ULID.
-var errScanNull = errors.New("ulid: cannot scan NULL into ULID (use NullULID)")
-
-// Scan implements database/sql.Scanner. It accepts the 26-digit text as a
-// string or []byte, and the 16 raw bytes as []byte. NULL is an error; scan
-// nullable columns into NullULID. Scan does not retain src.
+// Scan implements database/sql.Scanner. It accepts, as a string or []byte:
+//
+//   - the 26-digit text, which Value stores;
+//   - the 36-character hyphenated UUID form (01563e3a-b5d3-d676-4c61-efb99302bd5b),
+//     which PostgreSQL returns for a uuid column, and the same 32
+//     hexadecimal digits without hyphens, in either case;
+//
+// and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
+// Any other length is [ErrInvalidLength]; a bad byte in a form of the right
+// length is an *InvalidCharacterError with its offset. SQL NULL is
+// [ErrScanNull]: scan nullable columns into a [NullULID]. Other source types
+// are an error wrapping [ErrScanType]. Scan does not retain src; on error id
+// is left unchanged.
 func (id *ULID) Scan(src any) error {
+	var v ULID
+	var err error
 	switch src := src.(type) {
 	case string:
-		v, err := Parse(src)
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
+		v, err = scanText(src)
 	case []byte:
 		if len(src) == 16 {
 			*id = ULID(src)
 			return nil
 		}
-		return id.UnmarshalText(src)
+		v, err = scanText(bytesView(src))
 	case nil:
-		return errScanNull
+		return ErrScanNull
+	default:
+		return interop.ScanTypeError(src, &errs)
 	}
-	return fmt.Errorf("ulid: cannot scan %T into ULID", src)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
+
+// scanText parses the text forms Scan accepts: the 26 digits or a UUID
+// form, which ParseUUID tells apart by length (and rejects any other).
+func scanText(s string) (ULID, error) {
+	if len(s) == EncodedSize {
+		return decode(s)
+	}
+	u, err := interop.ParseUUID(s, &errs)
+	return ULID(u), err
 }
 
 // Value implements database/sql/driver.Valuer. It returns the 26-digit
-// text, which sorts in a text column as the IDs do. To store the 16 raw
-// bytes in a binary column (BINARY(16), BYTEA, UUID), pass Binary(id)
-// instead.
+// text, for a text column (TEXT, VARCHAR(26), CHAR(26)), where IDs sort as
+// they do everywhere else. For a binary or uuid column pass Binary(id)
+// instead: a driver given the text for such a column stores its 26 bytes,
+// or fails.
 func (id ULID) Value() (driver.Value, error) { return id.String(), nil }
 
 // Binary is a ULID that database/sql stores as its 16 raw bytes rather
-// than its text: db.Exec(query, ulid.Binary(id)) writes the bytes, and
-// Scan((*ulid.Binary)(&id)) reads a column back (as ULID.Scan does, it
-// accepts text too).
+// than its text, for a BYTEA, BLOB, BINARY(16) or PostgreSQL uuid column
+// (pgx binds 16 bytes to a uuid parameter). Convert to pass one:
+//
+//	db.Exec("INSERT INTO t (id) VALUES ($1)", ulid.Binary(id))
+//	lo, _ := ulid.MinAtTime(from)
+//	hi, _ := ulid.MaxAtTime(to)
+//	db.Query("SELECT id FROM t WHERE id BETWEEN $1 AND $2", ulid.Binary(lo), ulid.Binary(hi))
+//
+// Range bounds need the conversion too: bound as text, they compare as 26
+// text bytes against the stored 16, which matches nothing (or fails). To
+// read, scan into a ULID, which accepts the bytes; (*Binary)(&id) works as
+// well.
 type Binary ULID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
 func (b Binary) Value() (driver.Value, error) { return b[:], nil }
 
-// Scan implements database/sql.Scanner as ULID.Scan does.
+// Scan implements database/sql.Scanner as [ULID.Scan] does.
 func (b *Binary) Scan(src any) error { return (*ULID)(b).Scan(src) }
 
 // NullULID is a ULID that may be NULL in SQL and null in JSON. Valid is
-// false for NULL.
+// false for NULL. It stores the text; convert to [NullBinary] for a binary
+// or uuid column.
+//
+// In JSON, null and the empty string "" both give Valid false, and an
+// invalid NullULID marshals as null. With the omitzero option (Go 1.24) a
+// field is left out when it is the zero NullULID, which is what NULL, null
+// and "" leave; omitempty never leaves a struct out.
 type NullULID struct {
 	ULID  ULID
 	Valid bool
 }
 
-// Scan implements database/sql.Scanner: NULL sets Valid to false, anything
-// else is scanned as ULID.Scan does.
-func (n *NullULID) Scan(src any) error {
-	if src == nil {
-		*n = NullULID{}
-		return nil
-	}
-	if err := n.ULID.Scan(src); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
-}
+// Scan implements database/sql.Scanner: NULL sets Valid to false (and ULID
+// to zero); anything else is scanned as [ULID.Scan] does and sets Valid.
+// On error n is left unchanged.
+func (n *NullULID) Scan(src any) error { return interop.ScanNull(&n.ULID, &n.Valid, src) }
 
-// Value implements database/sql/driver.Valuer: nil when not Valid, the
-// 26-digit text otherwise.
-func (n NullULID) Value() (driver.Value, error) {
-	if !n.Valid {
-		return nil, nil
-	}
-	return n.ULID.Value()
-}
+// Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,
+// the 26-digit text otherwise.
+func (n NullULID) Value() (driver.Value, error) { return interop.NullValue(n.ULID, n.Valid) }
 
 // MarshalJSON returns null when not Valid and the quoted 26-digit text
 // otherwise.
-func (n NullULID) MarshalJSON() ([]byte, error) {
-	if !n.Valid {
-		return []byte("null"), nil
-	}
-	b := make([]byte, 0, EncodedSize+2)
-	b = append(b, '"')
-	b, _ = n.ULID.AppendText(b)
-	return append(b, '"'), nil
+func (n NullULID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ULID, n.Valid) }
+
+// UnmarshalJSON sets Valid false for null or "", and otherwise decodes the
+// JSON string as [ULID.UnmarshalJSON] does and sets Valid. On error n is
+// left unchanged.
+func (n *NullULID) UnmarshalJSON(data []byte) error {
+	return interop.UnmarshalNullJSON(&n.ULID, &n.Valid, data)
 }
 
-// UnmarshalJSON accepts null (Valid false) or a JSON string holding the
-// 26-digit text.
-func (n *NullULID) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		*n = NullULID{}
-		return nil
-	}
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return fmt.Errorf("ulid: NullULID JSON must be a string or null, got %.40q", data)
-	}
-	if err := n.ULID.UnmarshalText(data[1 : len(data)-1]); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
-}
+// NullBinary is a [NullULID] that database/sql stores as 16 raw bytes, as
+// Binary does: pass ulid.NullBinary(n), or scan into
+// (*ulid.NullBinary)(&n). It has no JSON methods of its own: use NullULID
+// for JSON.
+type NullBinary NullULID
+
+// Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,
+// the 16 big-endian bytes otherwise.
+func (n NullBinary) Value() (driver.Value, error) { return interop.NullValue(Binary(n.ULID), n.Valid) }
+
+// Scan implements database/sql.Scanner as [NullULID.Scan] does.
+func (n *NullBinary) Scan(src any) error { return (*NullULID)(n).Scan(src) }

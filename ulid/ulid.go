@@ -9,19 +9,31 @@
 //
 // Which way to mint:
 //
-//   - Make, or a Generator: one monotonic stream, strictly increasing across
-//     all goroutines, as the specification's monotonic factory describes.
-//   - New: a fresh random part for every ID from per-P shards, for raw
-//     throughput when order within a millisecond does not matter.
+//   - New (or Make, the name github.com/oklog/ulid/v2 uses), or a
+//     Generator: one monotonic stream, strictly increasing across all
+//     goroutines, as the specification's monotonic factory describes.
+//   - NewUnordered: a fresh random part for every ID from per-P sources,
+//     for raw throughput when order within a millisecond does not matter.
+//   - NewAt: a ULID for a given time, for backfilling old records.
 //
 // Parsing is strict: a wrong length, a byte outside the Crockford alphabet
 // (I, L, O and U included) or a value above 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is an
 // error, never a different ID.
+//
+// For database/sql a ULID stores its text (TEXT, VARCHAR, CHAR(26)) and
+// Binary(id) its 16 bytes (BYTEA, BLOB, BINARY(16), PostgreSQL uuid);
+// [NullULID] and [NullBinary] handle NULL. Scan reads all of these back,
+// including the hyphenated and plain hexadecimal UUID forms that uuid
+// columns return. Both storages sort as ULIDs do, so [MinAt], [MaxAt],
+// [MinAtTime] and [MaxAtTime] bound range queries by time (bind the bounds as
+// Binary for a binary column).
 package ulid
 
 import (
 	"encoding/binary"
 	"time"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // ULID is a 128-bit identifier stored big-endian, so comparing ULIDs byte by
@@ -57,11 +69,11 @@ const (
 var Max = ULID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // FromFields builds a ULID from a Unix timestamp in milliseconds and the 10
-// bytes of the random part. It returns ErrInvalidTimestamp if timestamp is
-// above MaxTimestamp.
+// bytes of the random part. It returns [ErrOutOfRange] if timestamp is above
+// [MaxTimestamp].
 func FromFields(timestamp uint64, entropy [10]byte) (ULID, error) {
 	if timestamp > MaxTimestamp {
-		return ULID{}, ErrInvalidTimestamp
+		return ULID{}, ErrOutOfRange
 	}
 	var id ULID
 	putTimestamp(&id, timestamp)
@@ -119,43 +131,60 @@ func (id ULID) Compare(other ULID) int {
 // IsZero reports whether id is the zero ULID.
 func (id ULID) IsZero() bool { return id == ULID{} }
 
-// MinAt returns the smallest ULID with the given timestamp: the random part
-// all zeros. With MaxAt it bounds a range query such as
-// WHERE id BETWEEN MinAt(t0) AND MaxAt(t1). It returns ErrInvalidTimestamp
-// above MaxTimestamp.
+// MinAt returns the smallest ULID with the given timestamp (Unix
+// milliseconds): the random part all zeros. With [MaxAt] it bounds a range
+// query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
+// returns exactly the ULIDs of the milliseconds t0 to t1; bind the bounds
+// as the column stores IDs (Binary(lo) for a binary or uuid column). It
+// returns [ErrOutOfRange] above [MaxTimestamp].
 func MinAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, [10]byte{}) }
 
 // MaxAt returns the largest ULID with the given timestamp: the random part
-// all ones. It returns ErrInvalidTimestamp above MaxTimestamp.
-func MaxAt(timestamp uint64) (ULID, error) {
-	return FromFields(timestamp, [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-}
+// all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+func MaxAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, maxEntropy) }
 
-// MinAtTime is MinAt for t truncated to the millisecond. It returns
-// ErrInvalidTimestamp for times before the Unix epoch or after MaxTimestamp.
+// maxEntropy is the largest random part.
+var maxEntropy = [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// MinAtTime is [MinAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
+// however far.
 func MinAtTime(t time.Time) (ULID, error) {
-	ms := t.UnixMilli()
-	if ms < 0 {
-		return ULID{}, ErrInvalidTimestamp
+	ms, err := timestampOf(t)
+	if err != nil {
+		return ULID{}, err
 	}
-	return MinAt(uint64(ms))
+	return FromFields(ms, [10]byte{})
 }
 
-// MaxAtTime is MaxAt for t truncated to the millisecond. It returns
-// ErrInvalidTimestamp for times before the Unix epoch or after MaxTimestamp.
+// MaxAtTime is [MaxAt] for t truncated to the millisecond. It returns
+// [ErrOutOfRange] for times before the Unix epoch or after [MaxTimestamp],
+// however far.
 func MaxAtTime(t time.Time) (ULID, error) {
-	ms := t.UnixMilli()
-	if ms < 0 {
-		return ULID{}, ErrInvalidTimestamp
+	ms, err := timestampOf(t)
+	if err != nil {
+		return ULID{}, err
 	}
-	return MaxAt(uint64(ms))
+	return FromFields(ms, maxEntropy)
+}
+
+// timestampOf returns t's Unix millisecond as a timestamp, or
+// [ErrOutOfRange] if no ULID can hold it.
+func timestampOf(t time.Time) (uint64, error) {
+	ms, ok := interop.UnixMillis(t, 0, MaxTimestamp)
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return uint64(ms), nil
 }
 
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
-// github.com/gofrs/uuid. The conversion is lossless both ways (see
-// FromUUID), though the result is not an RFC 9562 UUID: a ULID has no
-// version or variant bits. uuid.UUID(id) converts directly as well.
+// github.com/gofrs/uuid, pgtype.UUID{Bytes: id.UUID(), Valid: true} with
+// pgx. The conversion is lossless both ways (see FromUUID), and a
+// PostgreSQL uuid column compares the bytes as ULIDs compare, though the
+// result is not an RFC 9562 UUID: a ULID has no version or variant bits.
+// uuid.UUID(id) converts directly as well.
 func (id ULID) UUID() [16]byte { return id }
 
 // FromUUID returns the ULID with the 16 bytes of u, the inverse of UUID. It

@@ -1,12 +1,15 @@
 package ulid
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -62,9 +65,9 @@ func TestParseRejects(t *testing.T) {
 		{"0", ErrInvalidLength, -1},
 		{"01ARZ3NDEKTSV4RRFFQ69G5FA", ErrInvalidLength, -1},
 		{"01ARZ3NDEKTSV4RRFFQ69G5FAVV", ErrInvalidLength, -1},
-		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", ErrOverflow, -1},
-		{"ZZZZZZZZZZZZZZZZZZZZZZZZZZ", ErrOverflow, -1},
-		{"80000000000000000000000000", ErrOverflow, -1},
+		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", ErrOutOfRange, -1},
+		{"ZZZZZZZZZZZZZZZZZZZZZZZZZZ", ErrOutOfRange, -1},
+		{"80000000000000000000000000", ErrOutOfRange, -1},
 		{"I1ARZ3NDEKTSV4RRFFQ69G5FAV", ErrInvalidCharacter, 0},
 		{"01LRZ3NDEKTSV4RRFFQ69G5FAV", ErrInvalidCharacter, 2},
 		{"01ARZ3NDEKTSV4RRFFQ69G5FAo", ErrInvalidCharacter, 25},
@@ -108,7 +111,7 @@ func TestFieldsAndRange(t *testing.T) {
 	if err != nil || id.Timestamp() != 0x0123456789ab || id.Entropy() != e {
 		t.Fatalf("FromFields = %x, %v", id, err)
 	}
-	if _, err := FromFields(MaxTimestamp+1, e); !errors.Is(err, ErrInvalidTimestamp) {
+	if _, err := FromFields(MaxTimestamp+1, e); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("FromFields above max: %v", err)
 	}
 	lo, _ := MinAt(1000)
@@ -120,13 +123,7 @@ func TestFieldsAndRange(t *testing.T) {
 	if hi.Compare(next) >= 0 || hi.Entropy() != [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff} {
 		t.Fatal("MaxAt(1000) not below MinAt(1001)")
 	}
-	if _, err := MaxAt(MaxTimestamp + 1); !errors.Is(err, ErrInvalidTimestamp) {
-		t.Fatal(err)
-	}
-	if _, err := MinAtTime(time.UnixMilli(-1)); !errors.Is(err, ErrInvalidTimestamp) {
-		t.Fatal(err)
-	}
-	if _, err := MaxAtTime(time.UnixMilli(-1)); !errors.Is(err, ErrInvalidTimestamp) {
+	if _, err := MaxAt(MaxTimestamp + 1); !errors.Is(err, ErrOutOfRange) {
 		t.Fatal(err)
 	}
 	at, _ := MinAtTime(time.UnixMilli(1000).Add(999 * time.Microsecond))
@@ -189,62 +186,92 @@ func TestTextAndBinaryMarshalling(t *testing.T) {
 	}
 }
 
-func TestSQL(t *testing.T) {
+// TestInterop runs the checks every format shares; with the UUID forms
+// among them, it covers the issue's report of a uuid column that could not
+// be read back.
+func TestInterop(t *testing.T) {
 	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
-	for _, src := range []any{id.String(), []byte(id.String()), id[:], strings.ToLower(id.String())} {
-		var got ULID
-		if err := got.Scan(src); err != nil || got != id {
-			t.Fatalf("Scan(%T %v): %v", src, src, err)
+	idtest.CheckInterop(t, idtest.Interop[ULID, NullULID]{
+		Sample: id,
+		Text:   id.String(),
+		Accept: []any{"01563e3a-b5d3-d676-4c61-efb99302bd5b", []byte("01563E3A-B5D3-D676-4C61-EFB99302BD5B"),
+			"01563e3ab5d3d6764c61efb99302bd5b", []byte("01563E3AB5D3D6764C61EFB99302BD5B"), id[:]},
+		Reject: append(idtest.UUIDRejects(ErrInvalidLength, ErrInvalidCharacter),
+			idtest.Reject{Src: "01ARZ3NDEKTSV4RRFFQ69G5FAU", Err: ErrInvalidCharacter, Offset: 25},
+			idtest.Reject{Src: []byte("8ZZZZZZZZZZZZZZZZZZZZZZZZZ"), Err: ErrOutOfRange, Offset: -1},
+			idtest.Reject{Src: 1.5, Err: ErrScanType, Offset: -1}),
+		ScanNull:   ErrScanNull,
+		ScanType:   ErrScanType,
+		Length:     ErrInvalidLength,
+		NewNull:    func(id ULID, valid bool) NullULID { return NullULID{id, valid} },
+		NullFields: func(n NullULID) (ULID, bool) { return n.ULID, n.Valid },
+	})
+}
+
+// TestBinary checks the wrappers that bind the 16 bytes, which a binary
+// column and its range bounds need.
+func TestBinary(t *testing.T) {
+	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	if v, err := Binary(id).Value(); err != nil || !bytes.Equal(v.([]byte), id[:]) {
+		t.Fatalf("Binary.Value = %v, %v", v, err)
+	}
+	var b Binary
+	if err := b.Scan("01563e3a-b5d3-d676-4c61-efb99302bd5b"); err != nil || ULID(b) != id {
+		t.Fatalf("Binary.Scan = %v, %v", b, err)
+	}
+	if v, err := NullBinary(NullULID{id, true}).Value(); err != nil || !bytes.Equal(v.([]byte), id[:]) {
+		t.Fatalf("NullBinary.Value = %v, %v", v, err)
+	}
+	if v, err := (NullBinary{ULID: id}).Value(); err != nil || v != nil {
+		t.Fatalf("invalid NullBinary.Value = %v, %v", v, err)
+	}
+	n := NullULID{id, true}
+	if err := (*NullBinary)(&n).Scan(nil); err != nil || n.Valid {
+		t.Fatalf("NullBinary.Scan(nil) = %v, %v", n, err)
+	}
+	if err := (*NullBinary)(&n).Scan(id[:]); err != nil || !n.Valid || n.ULID != id {
+		t.Fatalf("NullBinary.Scan(bytes) = %v, %v", n, err)
+	}
+}
+
+// TestFarTimes is the issue's symptom of far-future times wrapping round
+// to 1970 in MinAtTime and MaxAtTime, and of ulid reporting ErrInvalidTimestamp
+// where the root package reports ErrOutOfRange.
+func TestFarTimes(t *testing.T) {
+	for _, tm := range []time.Time{time.UnixMilli(-1), time.UnixMilli(MaxTimestamp + 1), time.Unix(1<<62, 0),
+		time.Unix(math.MaxInt64/1000+1, 0), time.Unix(-1<<62, 0), {}} {
+		for name, fn := range map[string]func(time.Time) (ULID, error){
+			"MinAtTime": MinAtTime, "MaxAtTime": MaxAtTime, "NewAt": NewAt,
+		} {
+			if id, err := fn(tm); !errors.Is(err, ErrOutOfRange) || !id.IsZero() {
+				t.Errorf("%s(%v) = %s, %v; want ErrOutOfRange", name, tm, id, err)
+			}
 		}
-		var b Binary
-		if err := b.Scan(src); err != nil || ULID(b) != id {
-			t.Fatalf("Binary.Scan: %v", err)
+	}
+	if id, err := MaxAtTime(time.UnixMilli(MaxTimestamp)); err != nil || id != Max {
+		t.Fatalf("MaxAtTime(last millisecond) = %s, %v", id, err)
+	}
+}
+
+func TestNewAt(t *testing.T) {
+	at := time.UnixMilli(1469922850259).Add(300 * time.Microsecond)
+	seen := make(map[ULID]bool)
+	for range 1000 {
+		id, err := NewAt(at)
+		if err != nil || id.Timestamp() != 1469922850259 || seen[id] {
+			t.Fatalf("NewAt = %s, %v (repeat %v)", id, err, seen[id])
+		}
+		seen[id] = true
+	}
+	var or, and [10]byte
+	and = maxEntropy
+	for id := range seen {
+		e := id.Entropy()
+		for i := range e {
+			or[i], and[i] = or[i]|e[i], and[i]&e[i]
 		}
 	}
-	var got ULID
-	for _, src := range []any{nil, 42, "short", []byte("8ZZZZZZZZZZZZZZZZZZZZZZZZZ")} {
-		if err := got.Scan(src); err == nil {
-			t.Fatalf("Scan(%v) accepted", src)
-		}
-	}
-	if v, _ := id.Value(); v != id.String() {
-		t.Fatalf("Value = %v", v)
-	}
-	if v, _ := Binary(id).Value(); string(v.([]byte)) != string(id[:]) {
-		t.Fatalf("Binary.Value = %v", v)
-	}
-	var n NullULID
-	if err := n.Scan(nil); err != nil || n.Valid {
-		t.Fatal("NullULID NULL")
-	}
-	if v, _ := n.Value(); v != nil {
-		t.Fatal("NullULID Value not nil")
-	}
-	if err := n.Scan(id.String()); err != nil || !n.Valid || n.ULID != id {
-		t.Fatal("NullULID Scan")
-	}
-	if v, _ := n.Value(); v != id.String() {
-		t.Fatal("NullULID Value")
-	}
-	if err := n.Scan(1.5); err == nil {
-		t.Fatal("NullULID accepted float")
-	}
-	js, _ := json.Marshal(NullULID{ULID: id, Valid: true})
-	null, _ := json.Marshal(NullULID{})
-	if string(js) != `"01ARZ3NDEKTSV4RRFFQ69G5FAV"` || string(null) != "null" {
-		t.Fatalf("NullULID JSON %s %s", js, null)
-	}
-	var back NullULID
-	if err := json.Unmarshal(js, &back); err != nil || back.ULID != id || !back.Valid {
-		t.Fatal("NullULID JSON back")
-	}
-	if err := json.Unmarshal(null, &back); err != nil || back.Valid {
-		t.Fatal("NullULID null back")
-	}
-	if err := back.UnmarshalJSON([]byte("12")); err == nil {
-		t.Fatal("NullULID accepted a number")
-	}
-	if err := back.UnmarshalJSON([]byte(`"8ZZZZZZZZZZZZZZZZZZZZZZZZZ"`)); err == nil {
-		t.Fatal("NullULID accepted an overflow")
+	if or != maxEntropy || and != [10]byte{} {
+		t.Fatalf("random part does not vary: or %x, and %x", or, and)
 	}
 }

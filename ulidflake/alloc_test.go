@@ -3,6 +3,7 @@ package ulidflake
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestHotPathsDoNotAllocate(t *testing.T) {
@@ -16,6 +17,9 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	g, _ := NewGenerator(WithMaxStep(1))
 	var scanned ID
 	var srcInt, srcString any = int64(id), text
+	var srcDecimal, srcBinary any = []byte("14246757444195114"), []byte{0, 0x32, 0x9d, 0x59, 0xb4, 0xa9, 0x93, 0x2a}
+	jsonText, jsonInt := []byte(`"`+text+`"`), []byte("14246757444195114")
+	at := DefaultEpoch().Add(time.Hour)
 	runtime.GC()
 	for name, fn := range map[string]func(){
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
@@ -27,7 +31,14 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"GenerateOrWait": func() {
 			sinkID, _ = g.GenerateOrWait()
 		},
-		"Generate": func() { sinkID, _ = g.Generate() }, // may return ErrOverflow: no allocation either
+		"Generate":      func() { sinkID, _ = g.Generate() }, // may return ErrMonotonicOverflow: no allocation either
+		"New":           func() { sinkID = New() },
+		"ScanDecimal":   func() { _ = scanned.Scan(srcDecimal) },
+		"ScanBinary":    func() { _ = scanned.Scan(srcBinary) },
+		"AppendBinary":  func() { buf, _ = id.AppendBinary(buf[:0]) },
+		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
+		"JSONInteger":   func() { _ = scanned.UnmarshalJSON(jsonInt) },
+		"NewAt":         func() { sinkID, _ = NewAt(at) },
 	} {
 		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

@@ -1,16 +1,17 @@
 package ulidflake
 
 import (
+	"strconv"
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
 )
 
 // Parse parses the 13-digit text of an ID, ignoring case. It returns
-// ErrInvalidLength if s is not 13 bytes long, an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or ErrOverflow if the
-// value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not
+// [ErrInvalidLength] if s is not 13 bytes long, an *InvalidCharacterError
+// (matching [ErrInvalidCharacter]) naming the first byte outside the
+// Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
+// the value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not
 // allocate.
 func Parse(s string) (ID, error) { return decode(s) }
 
@@ -42,7 +43,7 @@ func decode(s string) (ID, error) {
 	if lead > 7 {
 		// The value is 2^63 or more: its sign bit (or a bit above 64)
 		// is set. It is rejected, never wrapped.
-		return 0, ErrOverflow
+		return 0, ErrOutOfRange
 	}
 	return ID(v), nil
 }
@@ -60,11 +61,11 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 // AppendText appends the 13-digit upper-case text of id to b and returns
 // the extended slice. It does not allocate when b has room for 13 more
-// bytes. The error is ErrOverflow for a negative id, which no function of
-// this package returns; b is then returned unchanged.
+// bytes. The error is [ErrOutOfRange] for a negative id, which no function
+// of this package returns; b is then returned unchanged.
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	if id < 0 {
-		return b, ErrOverflow
+		return b, ErrOutOfRange
 	}
 	n := len(b)
 	if cap(b)-n < EncodedSize {
@@ -76,18 +77,19 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 }
 
 // MarshalText returns the 13-digit upper-case text of id, so an ID writes
-// as a JSON string. It returns ErrOverflow for a negative id.
+// as a JSON string. It returns [ErrOutOfRange] for a negative id.
 func (id ID) MarshalText() ([]byte, error) {
 	return id.AppendText(make([]byte, 0, EncodedSize))
 }
 
 // String returns the 13-digit upper-case text of id, such as
-// 00CMXB6TAK4SA, or "!OVERFLOW" followed by the decimal value for a
-// negative id, which no function of this package returns. It makes
-// exactly one allocation for a valid id.
+// 00CMXB6TAK4SA. For a negative id, which no function of this package
+// returns, it returns "!OUTOFRANGE(" followed by the decimal value and ")",
+// which shows the number and which Parse rejects. It makes exactly one
+// allocation for a valid id.
 func (id ID) String() string {
 	if id < 0 {
-		return "!OVERFLOW(" + itoa(int64(id)) + ")"
+		return "!OUTOFRANGE(" + strconv.FormatInt(int64(id), 10) + ")"
 	}
 	b := make([]byte, EncodedSize)
 	crockford.Encode64(crockford.Crockford, (*[EncodedSize]byte)(b), uint64(id))

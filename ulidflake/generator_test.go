@@ -86,8 +86,8 @@ func TestOverflowAndWait(t *testing.T) {
 		if err != nil || first.Randomness()|0x1f != MaxRandomness {
 			t.Fatalf("first = %x, %v", first, err)
 		}
-		if _, err := g.GenerateCore(5000); !errors.Is(err, ErrOverflow) {
-			t.Fatalf("error = %v, want ErrOverflow", err)
+		if _, err := g.GenerateCore(5000); !errors.Is(err, ErrMonotonicOverflow) {
+			t.Fatalf("error = %v, want ErrMonotonicOverflow", err)
 		}
 		if next, err := g.GenerateCore(5001); err != nil || next.Timestamp() != 5001 {
 			t.Fatalf("next ms: %v", err)
@@ -193,9 +193,70 @@ func TestConcurrentWithClock(t *testing.T) {
 }
 
 func TestPackageLevelNew(t *testing.T) {
-	a, err := New()
-	b, err2 := New()
-	if err != nil || err2 != nil || b <= a {
-		t.Fatalf("%d %d %v %v", a, b, err, err2)
+	a := New()
+	b, err := Parse(NewString())
+	if err != nil || b <= a || time.Since(a.Time()) > time.Minute {
+		t.Fatalf("%d %d %v", a, b, err)
+	}
+}
+
+// emptyReader returns no bytes and no error, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestMisuse covers the symptoms for this package: the zero
+// Generator panicked, and an rng that returns (0, nil) forever spun while
+// holding the lock. WithRng(nil) means the default source.
+func TestMisuse(t *testing.T) {
+	var zero Generator
+	withNil := mustGenerator(t, WithRng(nil))
+	for name, g := range map[string]*Generator{"zero": &zero, "WithRng(nil)": withNil} {
+		a, err := g.Generate()
+		b, err2 := g.GenerateOrWait()
+		if err != nil || err2 != nil || b <= a || time.Since(g.Time(a)) > time.Minute || a.Randomness() == b.Randomness() {
+			t.Errorf("%s Generator: %d, %d, %v, %v", name, a, b, err, err2)
+		}
+	}
+	if !zero.Epoch().Equal(DefaultEpoch()) {
+		t.Errorf("zero Generator epoch %v", zero.Epoch())
+	}
+	g := mustGenerator(t, WithRng(emptyReader{}))
+	for range 2 { // the second call must find the lock free
+		done := make(chan error, 1)
+		go func() { _, err := g.GenerateCore(5); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, io.ErrNoProgress) {
+				t.Fatalf("empty reader: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("empty reader: GenerateCore did not return")
+		}
+	}
+	for _, epoch := range []time.Time{time.Unix(-1, 0), time.Unix(1<<62, 0), time.UnixMilli(1 << 48)} {
+		if _, err := NewGenerator(WithEpoch(epoch)); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("WithEpoch(%v): %v", epoch, err)
+		}
+	}
+}
+
+// TestGenerateOrWaitWaitsThroughRollback checks that GenerateOrWait, and
+// so New, waits for a clock that moved back instead of failing.
+func TestGenerateOrWaitWaitsThroughRollback(t *testing.T) {
+	g := mustGenerator(t)
+	now, _ := g.now()
+	// An ID 150 ms ahead of the clock stands for a clock that moved back.
+	ahead, err := g.GenerateCore(now + 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Generate(); !errors.Is(err, ErrClockRollback) {
+		t.Fatalf("Generate after a rollback: %v", err)
+	}
+	start := time.Now()
+	id, err := g.GenerateOrWait()
+	if waited := time.Since(start); err != nil || id <= ahead || waited < 100*time.Millisecond || waited > 2*time.Second {
+		t.Fatalf("GenerateOrWait = %d after %d, %v, waiting %v", id, ahead, err, waited)
 	}
 }

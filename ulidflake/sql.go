@@ -2,49 +2,108 @@ package ulidflake
 
 import (
 	"database/sql/driver"
-	"errors"
-	"fmt"
-	"strconv"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
-// errScanNull is returned when NULL is scanned into an ID.
-var errScanNull = errors.New("ulidflake: cannot scan NULL into ID")
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
-// Scan implements database/sql.Scanner. It accepts the integer form as an
-// int64 (a BIGINT column) and the 13-digit text as a string or []byte; a
-// negative integer is ErrOverflow and NULL is an error. Scan does not
-// retain src.
+// Scan implements database/sql.Scanner. It accepts:
+//
+//   - an int64 (a BIGINT column) or a uint64 (from drivers of unsigned
+//     columns);
+//   - as a string or []byte, the 13-digit text, or the decimal text of the
+//     integer (what SQLite hands back for an integer stored in a TEXT
+//     column): digits 0-9 only, no sign or spaces;
+//   - as a []byte, the 8 big-endian bytes.
+//
+// The forms are told apart by length: 13 bytes are the text form (so a
+// decimal number of exactly 13 digits, below 10^13, cannot be read as
+// text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
+// that small), 8 bytes given as a []byte are the binary form, and anything
+// else is decimal. A negative integer, or a value above 2^63-1, is
+// [ErrOutOfRange]; a bad byte is an *InvalidCharacterError with its offset.
+// SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
+// source types are an error wrapping [ErrScanType]. Scan does not retain
+// src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
+	var v ID
+	var err error
 	switch src := src.(type) {
 	case int64:
-		v, err := FromInt64(src)
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
+		v, err = FromInt64(src)
+	case uint64:
+		v, err = FromUint64(src)
 	case string:
-		v, err := Parse(src)
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
+		v, err = scanText(src)
 	case []byte:
-		return id.UnmarshalText(src)
+		if len(src) == 8 {
+			return id.UnmarshalBinary(src)
+		}
+		v, err = scanText(bytesView(src))
 	case nil:
-		return errScanNull
+		return ErrScanNull
+	default:
+		return interop.ScanTypeError(src, &errs)
 	}
-	return fmt.Errorf("ulidflake: cannot scan %T into ID", src)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
+
+// scanText parses the text forms Scan accepts: 13 bytes are the text
+// form, anything else decimal.
+func scanText(s string) (ID, error) {
+	if len(s) == EncodedSize {
+		return decode(s)
+	}
+	v, err := interop.ParseDecimal(s, uint64(Max), &errs)
+	return ID(v), err
 }
 
 // Value implements database/sql/driver.Valuer: the int64 form, for a
-// BIGINT column. It returns ErrOverflow for a negative id.
+// BIGINT column, where IDs sort as they do everywhere else. It returns
+// [ErrOutOfRange] for a negative id.
+//
+// A TEXT column given the int64 stores decimal text, which Scan reads
+// back but which sorts as text, not by value, once IDs differ in their
+// number of digits; to keep a text column in ID order store the 13-digit
+// text instead (pass id.String()).
 func (id ID) Value() (driver.Value, error) {
 	if id < 0 {
-		return nil, ErrOverflow
+		return nil, ErrOutOfRange
 	}
 	return int64(id), nil
+}
+
+// NullID is an ID that may be NULL in SQL and null in JSON. Valid is false
+// for NULL.
+//
+// In JSON, null and the empty string "" both give Valid false, and an
+// invalid NullID marshals as null. With the omitzero option (Go 1.24) a
+// field is left out when it is the zero NullID, which is what NULL, null
+// and "" leave; omitempty never leaves a struct out.
+type NullID struct {
+	ID    ID
+	Valid bool
+}
+
+// Scan implements database/sql.Scanner: NULL sets Valid to false (and ID
+// to zero); anything else is scanned as [ID.Scan] does and sets Valid. On
+// error n is left unchanged.
+func (n *NullID) Scan(src any) error { return interop.ScanNull(&n.ID, &n.Valid, src) }
+
+// Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,
+// the ID as an int64 otherwise.
+func (n NullID) Value() (driver.Value, error) { return interop.NullValue(n.ID, n.Valid) }
+
+// MarshalJSON returns null when not Valid and the quoted 13-digit text
+// otherwise ([ErrOutOfRange] for a negative ID).
+func (n NullID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ID, n.Valid) }
+
+// UnmarshalJSON sets Valid false for null or "", and otherwise decodes
+// what [ID.UnmarshalJSON] accepts and sets Valid. On error n is left
+// unchanged.
+func (n *NullID) UnmarshalJSON(data []byte) error {
+	return interop.UnmarshalNullJSON(&n.ID, &n.Valid, data)
 }

@@ -9,14 +9,26 @@
 // A Generator mints IDs as the specification describes: a fresh random part
 // at each new millisecond, and within a millisecond the previous one plus a
 // random step (+n rather than +1, so neighbours are hard to guess). When
-// the random part would overflow, Generate returns ErrOverflow and leaves
-// waiting to the caller, as the specification asks; GenerateOrWait waits
-// for the next millisecond itself. Configuration (epoch, scalability ID,
-// step) is given to NewGenerator as options; nothing is configured through
-// package variables.
+// the random part would overflow, Generate returns [ErrMonotonicOverflow] and
+// leaves waiting to the caller, as the specification asks; GenerateOrWait
+// waits for the next millisecond itself (and for the clock to catch up
+// after a rollback). New and NewString mint from a package-level Generator
+// and never fail; [NewAt] mints an ID for a given time, for backfills.
+// Configuration (epoch, scalability ID, step) is given to NewGenerator as
+// options; nothing is configured through package variables.
+//
+// In SQL an ID is an int64 (Value) for a BIGINT column, and Scan reads
+// integers, the 13-digit text, decimal text (what SQLite hands back for an
+// integer in a TEXT column) or 8 big-endian bytes; [NullID] handles NULL.
+// [MinAt], [MaxAt], [MinAtTime] and [MaxAtTime] bound range queries. In JSON an ID
+// is the 13-digit string, and a JSON integer is also accepted on input.
 package ulidflake
 
-import "time"
+import (
+	"time"
+
+	"github.com/fastid/scru128/internal/interop"
+)
 
 // ID is a Ulid-Flake: a 64-bit integer whose sign bit is 0.
 //
@@ -34,8 +46,8 @@ import "time"
 // ID does not record: Time assumes the default epoch, TimeWithEpoch takes
 // another, and Generator.Time uses the generator's. The text form is 13
 // Crockford Base32 digits in upper case (9 for the timestamp, 4 for the
-// rest); a negative ID is invalid, and no function of this package returns
-// one.
+// rest); a negative ID is invalid, no function of this package returns
+// one, and every encoder refuses one with [ErrOutOfRange].
 type ID int64
 
 const (
@@ -66,37 +78,39 @@ const (
 // DefaultEpoch returns the default epoch, 2024-01-01T00:00:00Z.
 func DefaultEpoch() time.Time { return time.UnixMilli(DefaultEpochMillis).UTC() }
 
-// FromInt64 returns v as an ID. It returns ErrOverflow for a negative v,
+// FromInt64 returns v as an ID. It returns [ErrOutOfRange] for a negative v,
 // whose sign bit is set.
 func FromInt64(v int64) (ID, error) {
 	if v < 0 {
-		return 0, ErrOverflow
+		return 0, ErrOutOfRange
 	}
 	return ID(v), nil
 }
 
-// FromFields builds a stand-alone ID. It returns ErrInvalidTimestamp if
-// timestamp is above MaxTimestamp and ErrOverflow if randomness is above
-// MaxRandomness.
-func FromFields(timestamp uint64, randomness uint32) (ID, error) {
-	if timestamp > MaxTimestamp {
-		return 0, ErrInvalidTimestamp
+// FromUint64 returns v as an ID. It returns [ErrOutOfRange] for a v above
+// Max (2^63-1).
+func FromUint64(v uint64) (ID, error) {
+	if v > uint64(Max) {
+		return 0, ErrOutOfRange
 	}
-	if randomness > MaxRandomness {
-		return 0, ErrOverflow
+	return ID(v), nil
+}
+
+// FromFields builds a stand-alone ID. It returns [ErrOutOfRange] if
+// timestamp is above [MaxTimestamp] or randomness above MaxRandomness.
+func FromFields(timestamp uint64, randomness uint32) (ID, error) {
+	if timestamp > MaxTimestamp || randomness > MaxRandomness {
+		return 0, ErrOutOfRange
 	}
 	return ID(timestamp<<randomBits | uint64(randomness)), nil
 }
 
-// FromScalableFields builds a scalable ID. It returns ErrInvalidTimestamp if
-// timestamp is above MaxTimestamp and ErrOverflow if randomness is above
-// MaxScalableRandomness or scalabilityID above MaxScalabilityID.
+// FromScalableFields builds a scalable ID. It returns [ErrOutOfRange] if
+// timestamp is above [MaxTimestamp], randomness above MaxScalableRandomness
+// or scalabilityID above MaxScalabilityID.
 func FromScalableFields(timestamp uint64, randomness uint32, scalabilityID uint8) (ID, error) {
-	if timestamp > MaxTimestamp {
-		return 0, ErrInvalidTimestamp
-	}
-	if randomness > MaxScalableRandomness || scalabilityID > MaxScalabilityID {
-		return 0, ErrOverflow
+	if timestamp > MaxTimestamp || randomness > MaxScalableRandomness || scalabilityID > MaxScalabilityID {
+		return 0, ErrOutOfRange
 	}
 	return ID(timestamp<<randomBits | uint64(randomness)<<scalableBits | uint64(scalabilityID)), nil
 }
@@ -126,6 +140,54 @@ func (id ID) ScalableRandomness() uint32 { return uint32(id) & randomMask >> sca
 
 // ScalabilityID returns the 5-bit scalability ID of a scalable ID.
 func (id ID) ScalabilityID() uint8 { return uint8(id) & MaxScalabilityID }
+
+// IsZero reports whether id is the zero ID.
+func (id ID) IsZero() bool { return id == 0 }
+
+// MinAt returns the smallest ID with the given timestamp (milliseconds
+// since the epoch): the random part (and scalability ID) zero. With [MaxAt]
+// it bounds a range query such as WHERE id BETWEEN MinAt(t0) AND
+// MaxAt(t1), which then returns exactly the IDs of the milliseconds t0 to
+// t1, stand-alone or scalable. It returns [ErrOutOfRange] above [MaxTimestamp].
+func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0) }
+
+// MaxAt returns the largest ID with the given timestamp: the 20 bits below
+// it all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+func MaxAt(timestamp uint64) (ID, error) { return FromFields(timestamp, MaxRandomness) }
+
+// MinAtTime is [MinAt] for t truncated to the millisecond and counted from
+// the default epoch (for a Generator with another epoch, pass MinAt the
+// milliseconds since that epoch). It returns [ErrOutOfRange] for times
+// before the default epoch or more than [MaxTimestamp] ms after it, however
+// far.
+func MinAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return 0, err
+	}
+	return ID(ts << randomBits), nil
+}
+
+// MaxAtTime is [MaxAt] for t truncated to the millisecond and counted from
+// the default epoch. It returns [ErrOutOfRange] for times before the default
+// epoch or more than [MaxTimestamp] ms after it, however far.
+func MaxAtTime(t time.Time) (ID, error) {
+	ts, err := timestampOf(t)
+	if err != nil {
+		return 0, err
+	}
+	return ID(ts<<randomBits | randomMask), nil
+}
+
+// timestampOf returns t as milliseconds since the default epoch, or
+// [ErrOutOfRange] if no ID can hold it.
+func timestampOf(t time.Time) (uint64, error) {
+	ms, ok := interop.UnixMillis(t, DefaultEpochMillis, DefaultEpochMillis+MaxTimestamp)
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return uint64(ms - DefaultEpochMillis), nil
+}
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other.

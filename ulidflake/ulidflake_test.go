@@ -1,11 +1,15 @@
 package ulidflake
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -40,10 +44,10 @@ func TestBounds(t *testing.T) {
 		err    error
 		offset int
 	}{
-		{"8000000000000", ErrOverflow, -1},
-		{"G000000000000", ErrOverflow, -1},
-		{"ZZZZZZZZZZZZZ", ErrOverflow, -1},
-		{"zzzzzzzzzzzzz", ErrOverflow, -1},
+		{"8000000000000", ErrOutOfRange, -1},
+		{"G000000000000", ErrOutOfRange, -1},
+		{"ZZZZZZZZZZZZZ", ErrOutOfRange, -1},
+		{"zzzzzzzzzzzzz", ErrOutOfRange, -1},
 		{"", ErrInvalidLength, -1},
 		{"00CMXB6TAK4S", ErrInvalidLength, -1},
 		{"00CMXB6TAK4SAA", ErrInvalidLength, -1},
@@ -65,13 +69,13 @@ func TestBounds(t *testing.T) {
 			}
 		}
 	}
-	if _, err := FromInt64(-1); !errors.Is(err, ErrOverflow) {
+	if _, err := FromInt64(-1); !errors.Is(err, ErrOutOfRange) {
 		t.Fatal("FromInt64(-1) accepted")
 	}
-	if _, err := ID(-1).AppendText(nil); !errors.Is(err, ErrOverflow) {
+	if _, err := ID(-1).AppendText(nil); !errors.Is(err, ErrOutOfRange) {
 		t.Fatal("negative ID encoded")
 	}
-	if s := ID(-1).String(); s != "!OVERFLOW(-1)" {
+	if s := ID(-1).String(); s != "!OUTOFRANGE(-1)" {
 		t.Fatalf("String of negative = %s", s)
 	}
 }
@@ -92,8 +96,8 @@ func TestFields(t *testing.T) {
 		func() (ID, error) { return FromScalableFields(0, MaxScalableRandomness+1, 0) },
 		func() (ID, error) { return FromScalableFields(0, 0, 32) },
 	} {
-		if _, err := f(); err == nil {
-			t.Fatal("out-of-range field accepted")
+		if _, err := f(); !errors.Is(err, ErrOutOfRange) {
+			t.Fatalf("out-of-range field: %v", err)
 		}
 	}
 	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -131,13 +135,13 @@ func TestJSONAndSQL(t *testing.T) {
 	if err := json.Unmarshal(js, &v); err != nil || v.ID != id {
 		t.Fatalf("JSON back = %d, %v", v.ID, err)
 	}
-	if err := json.Unmarshal([]byte(`{"ID":"8000000000000"}`), &v); !errors.Is(err, ErrOverflow) {
+	if err := json.Unmarshal([]byte(`{"ID":"8000000000000"}`), &v); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("JSON overflow: %v", err)
 	}
 	if val, err := id.Value(); err != nil || val != int64(14246757444195114) {
 		t.Fatalf("Value = %v, %v", val, err)
 	}
-	if _, err := ID(-5).Value(); !errors.Is(err, ErrOverflow) {
+	if _, err := ID(-5).Value(); !errors.Is(err, ErrOutOfRange) {
 		t.Fatal("negative Value")
 	}
 	for _, src := range []any{int64(14246757444195114), "00CMXB6TAK4SA", []byte("00cmxb6tak4sa")} {
@@ -167,4 +171,150 @@ func TestMustParsePanics(t *testing.T) {
 		}
 	}()
 	MustParse("8000000000000")
+}
+
+// TestInterop runs the checks every format shares, with the 64-bit forms:
+// integers, decimal text and 8 raw bytes.
+func TestInterop(t *testing.T) {
+	id := MustParse("00CMXB6TAK4SA") // 14246757444195114
+	idtest.CheckInterop(t, idtest.Interop[ID, NullID]{
+		Sample: id,
+		Text:   id.String(),
+		Accept: []any{int64(id), uint64(id), "14246757444195114", []byte("14246757444195114"), "00014246757444195114",
+			[]byte{0, 0x32, 0x9d, 0x59, 0xb4, 0xa9, 0x93, 0x2a}},
+		Reject: []idtest.Reject{
+			{Src: "", Err: ErrInvalidLength, Offset: -1},
+			{Src: []byte{}, Err: ErrInvalidLength, Offset: -1},
+			{Src: "-14246757444195114", Err: ErrInvalidCharacter, Offset: 0},
+			{Src: " 14246757444195114", Err: ErrInvalidCharacter, Offset: 0},
+			{Src: []byte("1424675744419511x"), Err: ErrInvalidCharacter, Offset: 16},
+			{Src: "9223372036854775808", Err: ErrOutOfRange, Offset: -1}, // 2^63
+			{Src: "00CMXB6TAK4SI", Err: ErrInvalidCharacter, Offset: 12}, // 13 bytes: the text form
+			{Src: "8000000000000", Err: ErrOutOfRange, Offset: -1},
+			{Src: []byte{0x80, 0, 0, 0, 0, 0, 0, 0}, Err: ErrOutOfRange, Offset: -1},
+			{Src: int64(-1), Err: ErrOutOfRange, Offset: -1},
+			{Src: uint64(1) << 63, Err: ErrOutOfRange, Offset: -1},
+			{Src: 3.5, Err: ErrScanType, Offset: -1},
+		},
+		ScanNull:   ErrScanNull,
+		ScanType:   ErrScanType,
+		Length:     ErrInvalidLength,
+		NewNull:    func(id ID, valid bool) NullID { return NullID{id, valid} },
+		NullFields: func(n NullID) (ID, bool) { return n.ID, n.Valid },
+	})
+}
+
+// TestDecimalTextRoundTrip is the issue's symptom of an ID that did not
+// round-trip through a TEXT column, where SQLite stores Value's int64 as
+// decimal text.
+func TestDecimalTextRoundTrip(t *testing.T) {
+	for _, id := range []ID{0, 7, MustParse("00CMXB6TAK4SA"), Max} {
+		v, _ := id.Value()
+		stored := strconv.FormatInt(v.(int64), 10)
+		var back ID
+		if err := back.Scan(stored); err != nil || back != id {
+			t.Errorf("Scan(%s) = %d, %v", stored, back, err)
+		}
+	}
+}
+
+// TestJSONAndBinaryForms covers the issue's report that ulidflake rejected
+// the JSON numbers scru64 accepts and had no binary methods.
+func TestJSONAndBinaryForms(t *testing.T) {
+	want := MustParse("00CMXB6TAK4SA")
+	for _, in := range []string{`"00CMXB6TAK4SA"`, `"\u0030\u0030cmxb6tak4sa"`, `14246757444195114`} {
+		var id ID
+		if err := json.Unmarshal([]byte(in), &id); err != nil || id != want {
+			t.Errorf("json.Unmarshal(%s) = %d, %v", in, id, err)
+		}
+	}
+	for _, in := range []string{`-1`, `1.5`, `9223372036854775808`, `01`} {
+		id := want
+		if err := id.UnmarshalJSON([]byte(in)); err == nil || id != want {
+			t.Errorf("UnmarshalJSON(%s) = %d, %v", in, id, err)
+		}
+	}
+	if err := new(ID).UnmarshalJSON([]byte(`9223372036854775808`)); !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("2^63 in JSON: %v", err)
+	}
+	b, err := want.MarshalBinary()
+	if err != nil || !bytes.Equal(b, []byte{0, 0x32, 0x9d, 0x59, 0xb4, 0xa9, 0x93, 0x2a}) {
+		t.Fatalf("MarshalBinary = %x, %v", b, err)
+	}
+	if a, err := want.AppendBinary([]byte{9}); err != nil || !bytes.Equal(a[1:], b) || a[0] != 9 {
+		t.Fatalf("AppendBinary = %x, %v", a, err)
+	}
+	var back ID
+	if err := back.UnmarshalBinary(b); err != nil || back != want {
+		t.Fatalf("UnmarshalBinary = %d, %v", back, err)
+	}
+	if err := back.UnmarshalBinary([]byte("00cmxb6tak4sa")); err != nil || back != want {
+		t.Fatalf("UnmarshalBinary(text) = %d, %v", back, err)
+	}
+	if err := back.UnmarshalBinary(b[1:]); !errors.Is(err, ErrInvalidLength) {
+		t.Fatalf("UnmarshalBinary(7 bytes) = %v", err)
+	}
+	for name, fn := range map[string]func() error{
+		"AppendBinary":  func() error { _, err := ID(-1).AppendBinary(nil); return err },
+		"MarshalBinary": func() error { _, err := ID(-1).MarshalBinary(); return err },
+		"MarshalText":   func() error { _, err := ID(-1).MarshalText(); return err },
+		"json.Marshal":  func() error { _, err := json.Marshal(ID(-1)); return err },
+		"NullID JSON":   func() error { _, err := json.Marshal(NullID{-1, true}); return err },
+		"Value":         func() error { _, err := ID(-1).Value(); return err },
+	} {
+		if err := fn(); !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("%s of a negative ID: %v", name, err)
+		}
+	}
+	if _, err := Parse(ID(-1).String()); err == nil {
+		t.Error("the text of a negative ID parses")
+	}
+}
+
+func TestRangeHelpers(t *testing.T) {
+	lo, err := MinAt(1000)
+	hi, err2 := MaxAt(1000)
+	if err != nil || err2 != nil || lo.Timestamp() != 1000 || hi.Timestamp() != 1000 || lo.Randomness() != 0 || hi.Randomness() != MaxRandomness {
+		t.Fatalf("MinAt/MaxAt = %d %d, %v %v", lo, hi, err, err2)
+	}
+	sc, _ := FromScalableFields(1000, MaxScalableRandomness, MaxScalabilityID)
+	if sc < lo || sc > hi {
+		t.Fatal("a scalable ID falls outside its millisecond's range")
+	}
+	at := DefaultEpoch().Add(1000*time.Millisecond + 300*time.Microsecond)
+	if a, _ := MinAtTime(at); a != lo {
+		t.Fatalf("MinAtTime = %d", a)
+	}
+	if b, _ := MaxAtTime(at); b != hi {
+		t.Fatalf("MaxAtTime = %d", b)
+	}
+	if m, err := MaxAtTime(DefaultEpoch().Add(MaxTimestamp * time.Millisecond)); err != nil || m != Max {
+		t.Fatalf("MaxAtTime(last millisecond) = %d, %v", m, err)
+	}
+	if _, err := MinAt(MaxTimestamp + 1); !errors.Is(err, ErrOutOfRange) {
+		t.Fatal(err)
+	}
+	for _, tm := range []time.Time{DefaultEpoch().Add(-time.Millisecond), DefaultEpoch().Add((MaxTimestamp + 1) * time.Millisecond),
+		time.Unix(1<<62, 0), time.Unix(math.MaxInt64/1000+1, 0), time.Unix(-1<<62, 0), {}} {
+		for name, fn := range map[string]func(time.Time) (ID, error){"MinAtTime": MinAtTime, "MaxAtTime": MaxAtTime, "NewAt": NewAt} {
+			if id, err := fn(tm); !errors.Is(err, ErrOutOfRange) || id != 0 {
+				t.Errorf("%s(%v) = %d, %v; want ErrOutOfRange", name, tm, id, err)
+			}
+		}
+	}
+}
+
+func TestNewAt(t *testing.T) {
+	at := DefaultEpoch().Add(123456 * time.Millisecond)
+	var or, and uint32 = 0, MaxRandomness
+	for range 200 {
+		id, err := NewAt(at)
+		if err != nil || id.Timestamp() != 123456 {
+			t.Fatalf("NewAt = %d, %v", id, err)
+		}
+		or, and = or|id.Randomness(), and&id.Randomness()
+	}
+	if or != MaxRandomness || and != 0 {
+		t.Fatalf("random part does not vary: or %x, and %x", or, and)
+	}
 }

@@ -158,7 +158,13 @@ var scru64Format = format{
 		}
 		// GenerateOrSleep: past the node's capacity per 256-ms tick the
 		// stream slows down instead of failing.
-		return func(dst []byte) ([]byte, error) { return g.GenerateOrSleep().AppendText(dst) }, nil
+		return func(dst []byte) ([]byte, error) {
+			id, err := g.GenerateOrSleep()
+			if err != nil {
+				return dst, err
+			}
+			return id.AppendText(dst)
+		}, nil
 	},
 	inspect: func(b []byte, text string) ([]byte, error) {
 		id, err := scru64.Parse(text)

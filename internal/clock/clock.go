@@ -10,6 +10,7 @@
 package clock
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -21,12 +22,14 @@ const DefaultInterval = time.Second
 var origin = time.Now()
 
 // Clock returns Unix time in milliseconds. It is safe for concurrent use.
-// The zero Clock follows time.Now, re-anchored every DefaultInterval.
+// The zero Clock is usable: it follows time.Now and re-anchors every
+// DefaultInterval, like New's, anchoring itself on first use.
 type Clock struct {
 	offset   atomic.Int64 // wall clock minus monotonic clock, in ns
-	deadline atomic.Int64 // monotonic ns after which to re-anchor
+	deadline atomic.Int64 // monotonic ns after which to re-anchor; 0 before the first anchor
+	first    sync.Once    // the first anchor, which every reader must wait for
 	wall     func() time.Time
-	interval int64 // ns
+	interval int64 // ns; 0 means DefaultInterval
 }
 
 // New returns a Clock that follows time.Now, re-anchored every
@@ -38,7 +41,7 @@ func New() *Clock { return NewWithWall(nil, DefaultInterval) }
 // wall clock.
 func NewWithWall(wall func() time.Time, interval time.Duration) *Clock {
 	c := &Clock{wall: wall, interval: int64(interval)}
-	c.reanchor(c.deadline.Load())
+	c.reanchor(0)
 	return c
 }
 
@@ -60,19 +63,42 @@ func (c *Clock) Millis() uint64 {
 // reanchor re-reads the wall clock if deadline is still the current one.
 // The compare-and-swap elects one caller per interval; the others go on with
 // the offset they find, which is at most one interval old.
+//
+// The first anchor (deadline 0) is different: there is no older offset to
+// go on with, so it runs once under c.first, which every caller that saw
+// deadline 0 waits for, and it stores the offset before the deadline. A
+// caller that sees a non-zero deadline therefore sees an offset too (Go's
+// atomics are sequentially consistent).
 func (c *Clock) reanchor(deadline int64) {
-	var wallNs, mono int64
-	if c.wall == nil {
-		now := time.Now() // one call gives both clocks at the same instant
-		wallNs, mono = now.UnixNano(), int64(now.Sub(origin))
-	} else {
-		wallNs, mono = c.wall().UnixNano(), int64(time.Since(origin))
+	if deadline == 0 {
+		c.first.Do(func() {
+			wallNs, mono := c.read()
+			c.offset.Store(wallNs - mono)
+			c.deadline.Store(mono + c.intervalNs())
+		})
+		return
 	}
-	interval := c.interval
-	if interval == 0 {
-		interval = int64(DefaultInterval) // the zero Clock
-	}
-	if c.deadline.CompareAndSwap(deadline, mono+interval) {
+	wallNs, mono := c.read()
+	if c.deadline.CompareAndSwap(deadline, mono+c.intervalNs()) {
 		c.offset.Store(wallNs - mono)
 	}
+}
+
+// read returns the wall clock in Unix ns and the monotonic clock in ns
+// since origin.
+func (c *Clock) read() (wallNs, mono int64) {
+	if c.wall == nil {
+		now := time.Now() // one call gives both clocks at the same instant
+		return now.UnixNano(), int64(now.Sub(origin))
+	}
+	return c.wall().UnixNano(), int64(time.Since(origin))
+}
+
+// intervalNs returns the re-anchoring interval, never 0 (which would
+// re-read the wall clock on every call) and never a deadline of 0.
+func (c *Clock) intervalNs() int64 {
+	if c.interval <= 0 {
+		return int64(DefaultInterval)
+	}
+	return c.interval
 }

@@ -117,3 +117,29 @@ func BenchmarkTimeNow(b *testing.B) {
 		sink = uint64(time.Now().UnixMilli())
 	}
 }
+
+// TestZeroClock checks that a zero Clock follows the wall clock from its
+// first reading, even when many goroutines take that reading at once: none
+// may see the offset before the first anchor has set it.
+func TestZeroClock(t *testing.T) {
+	for range 20 {
+		var c Clock
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				before := uint64(time.Now().UnixMilli())
+				got := c.Millis()
+				after := uint64(time.Now().UnixMilli())
+				if got+1 < before || got > after+1 {
+					t.Errorf("zero Clock: Millis = %d, outside [%d, %d]", got, before, after)
+				}
+			}()
+		}
+		wg.Wait()
+		if d := c.deadline.Load() - int64(time.Since(origin)); d <= 0 || d > int64(DefaultInterval) {
+			t.Fatalf("zero Clock re-anchors in %v, want within DefaultInterval", time.Duration(d))
+		}
+	}
+}

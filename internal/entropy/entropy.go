@@ -5,15 +5,26 @@
 //
 // Source is a buffered stream for one goroutine at a time, the model for a
 // generator that owns its state. Shared is safe for any number of goroutines
-// without a lock, for a generator whose callers come from everywhere.
+// without a lock, for a generator whose callers come from everywhere. Get
+// and Put lend Sources cached per P, for callers that own no state.
+//
+// ReadFull is io.ReadFull for the caller-supplied readers of the generators,
+// bounded so that a reader that keeps returning no bytes is an error, not a
+// loop that never ends.
 package entropy
 
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/cpu"
 )
 
 // ReseedInterval is how long a Source or Shared uses one key before drawing
@@ -28,11 +39,14 @@ const bufferValues = 64
 // in a separate slow path, which also reseeds from crypto/rand once
 // ReseedInterval has passed since the last seed. A Source must be used by
 // one goroutine at a time.
+//
+// The zero Source is usable: its buffer is empty and it has never been
+// seeded, so the first value refills the block from a fresh seed.
 type Source struct {
 	buf      [bufferValues]uint32
-	pos      int // next unread value in buf; bufferValues means empty
+	left     int // unread values, at the end of buf; 0 means empty
 	rng      rand.ChaCha8
-	seededAt time.Time // carries a monotonic reading
+	seededAt time.Time // carries a monotonic reading; zero before the first seed
 }
 
 // NewSource returns a Source seeded from crypto/rand.
@@ -43,17 +57,18 @@ func NewSource() *Source {
 }
 
 // Init seeds s from crypto/rand and empties its buffer, for a Source held
-// by value inside another structure.
+// by value inside another structure. A zero Source needs no Init; Init only
+// moves the cost of the first seed to the time of the call.
 func (s *Source) Init() {
-	s.pos = bufferValues
+	s.left = 0
 	s.reseed()
 }
 
 // Uint32 returns 32 random bits.
 func (s *Source) Uint32() uint32 {
-	if s.pos < bufferValues {
-		v := s.buf[s.pos]
-		s.pos++
+	if s.left > 0 {
+		v := s.buf[bufferValues-s.left]
+		s.left--
 		return v
 	}
 	return s.refill()
@@ -62,17 +77,18 @@ func (s *Source) Uint32() uint32 {
 // Uint64 returns 64 random bits.
 func (s *Source) Uint64() uint64 { return uint64(s.Uint32())<<32 | uint64(s.Uint32()) }
 
-// refill computes the next block, reseeding first if the key is due, and
-// returns its first value.
+// refill computes the next block, reseeding first if the key is due (or
+// was never drawn: time.Since of the zero time is far above the interval),
+// and returns its first value.
 func (s *Source) refill() uint32 {
-	if time.Since(s.seededAt) >= ReseedInterval {
+	if s.seededAt.IsZero() || time.Since(s.seededAt) >= ReseedInterval {
 		s.reseed()
 	}
 	for i := 0; i < bufferValues; i += 2 {
 		v := s.rng.Uint64()
 		s.buf[i], s.buf[i+1] = uint32(v>>32), uint32(v)
 	}
-	s.pos = 1
+	s.left = bufferValues - 1
 	return s.buf[0]
 }
 
@@ -114,4 +130,75 @@ func (s *Shared) Rekey() {
 	var key [8]byte
 	crand.Read(key[:])
 	s.key.Store(binary.LittleEndian.Uint64(key[:]))
+}
+
+// pooledSource is a Source alone on its cache lines, so that Sources cached
+// for different Ps are never written through the same line.
+type pooledSource struct {
+	_      cpu.CacheLinePad
+	source Source
+	_      cpu.CacheLinePad
+}
+
+// sources caches Sources per P, each inside its own pooledSource: the pool
+// holds a pointer to the field, which keeps the whole padded block alive. A
+// Source dropped at a garbage collection is never used again; its successor
+// seeds itself afresh from crypto/rand.
+var sources = sync.Pool{New: func() any { return &new(pooledSource).source }}
+
+// Get lends a Source to the calling goroutine until it hands it back with
+// Put. Calls on different Ps get different Sources, so minting code without
+// state of its own scales with cores; Get and Put cost a sync.Pool round
+// trip (about 12 ns here) and do not allocate once the Ps have theirs.
+func Get() *Source { return sources.Get().(*Source) }
+
+// Put returns a Source that Get lent. The caller must not use it afterwards.
+func Put(s *Source) { sources.Put(s) }
+
+// MaxEmptyReads is how many reads in a row may return no bytes and no
+// error before ReadFull gives up, as bufio does with io.ErrNoProgress.
+const MaxEmptyReads = 100
+
+// ErrNoProgress is wrapped by ReadFull's error for a reader that returned no
+// bytes and no error MaxEmptyReads times in a row. It matches
+// io.ErrNoProgress under errors.Is.
+var ErrNoProgress = fmt.Errorf("the reader returned no bytes %d times in a row: %w", MaxEmptyReads, io.ErrNoProgress)
+
+// errNilReader is ReadFull's error for a nil reader.
+var errNilReader = errors.New("the reader is nil")
+
+// ReadFull reads len(b) bytes from r, as io.ReadFull does: the error is
+// io.EOF if r had no bytes at all, io.ErrUnexpectedEOF if it ended early,
+// or r's own error. Unlike io.ReadFull it returns, rather than looping
+// forever, when r keeps returning (0, nil): after MaxEmptyReads such reads
+// in a row the error wraps ErrNoProgress (and io.ErrNoProgress). A nil r is
+// an error too. Callers wrap the error with their package's prefix.
+func ReadFull(r io.Reader, b []byte) error {
+	if r == nil {
+		return errNilReader
+	}
+	filled, empty := 0, 0
+	for filled < len(b) {
+		n, err := r.Read(b[filled:])
+		if n < 0 || n > len(b)-filled {
+			return fmt.Errorf("the reader returned an impossible count %d for %d bytes", n, len(b)-filled)
+		}
+		filled += n
+		if filled == len(b) {
+			return nil // io.ReadFull ignores an error that comes with the last bytes
+		}
+		switch {
+		case err == io.EOF && filled > 0:
+			return io.ErrUnexpectedEOF
+		case err != nil:
+			return err
+		case n == 0:
+			if empty++; empty >= MaxEmptyReads {
+				return ErrNoProgress
+			}
+		default:
+			empty = 0
+		}
+	}
+	return nil
 }

@@ -1,9 +1,13 @@
 package entropy
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"math/bits"
 	"sync"
 	"testing"
+	"testing/iotest"
 )
 
 func TestSourceReseedsOnSchedule(t *testing.T) {
@@ -16,10 +20,108 @@ func TestSourceReseedsOnSchedule(t *testing.T) {
 		t.Fatal("reseeded before the interval passed")
 	}
 	s.seededAt = s.seededAt.Add(-ReseedInterval) // pretend a second went by
-	s.pos = bufferValues
+	s.left = 0
 	s.Uint64()
 	if !s.seededAt.After(first) {
 		t.Fatal("did not reseed after the interval")
+	}
+}
+
+func TestZeroSourceSeedsItself(t *testing.T) {
+	var a, b Source
+	a1, b1 := a.Uint64(), b.Uint64()
+	if a2, b2 := a.Uint64(), b.Uint64(); a1 == b1 && a2 == b2 {
+		t.Fatal("two zero Sources agree: they were not seeded")
+	}
+	if a.seededAt.IsZero() {
+		t.Fatal("a zero Source did not seed on first use")
+	}
+	var zeros int
+	for range 2 * bufferValues {
+		if a.Uint32() == 0 {
+			zeros++
+		}
+	}
+	if zeros > 2 {
+		t.Fatalf("%d zero values in %d: the empty buffer was handed out", zeros, 2*bufferValues)
+	}
+}
+
+func TestGetPut(t *testing.T) {
+	s := Get()
+	first := s.Uint64()
+	Put(s)
+	s = Get()
+	if s.Uint64() == first {
+		t.Fatal("a pooled Source repeated a value")
+	}
+	Put(s)
+	if testing.CoverMode() == "" && !raceEnabled {
+		if n := testing.AllocsPerRun(1000, func() { s := Get(); sink = s.Uint64(); Put(s) }); n != 0 {
+			t.Fatalf("Get, Uint64, Put: %v allocations", n)
+		}
+	}
+}
+
+// emptyReader returns no bytes and no error, forever.
+type emptyReader struct{ calls int }
+
+func (r *emptyReader) Read([]byte) (int, error) { r.calls++; return 0, nil }
+
+// trickleReader returns one byte per call, with an empty read between.
+type trickleReader struct{ n int }
+
+func (r *trickleReader) Read(b []byte) (int, error) {
+	r.n++
+	if r.n%2 == 0 || len(b) == 0 {
+		return 0, nil
+	}
+	b[0] = byte(r.n)
+	return 1, nil
+}
+
+// badCountReader claims to have read more bytes than it was given room for.
+type badCountReader struct{}
+
+func (badCountReader) Read(b []byte) (int, error) { return len(b) + 1, nil }
+
+func TestReadFull(t *testing.T) {
+	b := make([]byte, 8)
+	if err := ReadFull(bytes.NewReader([]byte("12345678x")), b); err != nil || string(b) != "12345678" {
+		t.Fatalf("full read = %q, %v", b, err)
+	}
+	if err := ReadFull(iotest.OneByteReader(bytes.NewReader([]byte("abcdefgh"))), b); err != nil || string(b) != "abcdefgh" {
+		t.Fatalf("one byte at a time = %q, %v", b, err)
+	}
+	if err := ReadFull(&trickleReader{}, b); err != nil {
+		t.Fatalf("empty reads between bytes: %v", err)
+	}
+	if err := ReadFull(bytes.NewReader(nil), b); err != io.EOF {
+		t.Fatalf("no bytes: %v, want io.EOF", err)
+	}
+	if err := ReadFull(bytes.NewReader([]byte("abc")), b); err != io.ErrUnexpectedEOF {
+		t.Fatalf("short: %v, want io.ErrUnexpectedEOF", err)
+	}
+	if err := ReadFull(iotest.DataErrReader(bytes.NewReader([]byte("abcdefgh"))), b); err != nil {
+		t.Fatalf("EOF with the last bytes: %v", err)
+	}
+	boom := errors.New("boom")
+	if err := ReadFull(iotest.ErrReader(boom), b); err != boom {
+		t.Fatalf("reader error: %v", err)
+	}
+	r := &emptyReader{}
+	err := ReadFull(r, b)
+	if !errors.Is(err, ErrNoProgress) || !errors.Is(err, io.ErrNoProgress) || r.calls != MaxEmptyReads {
+		t.Fatalf("empty reader: %v after %d calls", err, r.calls)
+	}
+	if err := ReadFull(nil, b); err == nil {
+		t.Fatal("nil reader accepted")
+	}
+	if err := ReadFull(badCountReader{}, b); err == nil {
+		t.Fatal("impossible count accepted")
+	}
+	if err := ReadFull(&emptyReader{}, nil); err != nil {
+		t.Fatalf("zero-length read: %v", err)
 	}
 }
 

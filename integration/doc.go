@@ -1,0 +1,13 @@
+// Package integration tests the ID types of github.com/fastid/scru128 and
+// its format packages against real databases: PostgreSQL, through pgx's
+// database/sql driver and through pgx's own interface, and SQLite, through
+// modernc.org/sqlite. It is a module of its own so that the drivers stay
+// out of the library's go.mod.
+//
+// SQLite runs in a temporary file and needs nothing. PostgreSQL needs a
+// server: set SCRU128_TEST_POSTGRES_DSN to a connection string such as
+// postgres://user@127.0.0.1:5432/postgres?sslmode=disable. Without it the
+// PostgreSQL tests are skipped, unless SCRU128_TEST_POSTGRES_REQUIRED is
+// set (as .ci/run sets it, after starting a throwaway server), in which
+// case they fail. Each test works in tables of its own, which it drops.
+package integration

@@ -1,0 +1,27 @@
+// Package interop holds what the five format packages share where IDs meet
+// other systems: the UUID text forms and decimal text that Scan accepts,
+// the Null types' logic for database/sql and JSON, JSON strings, and the
+// range check of a time.Time. Each format's methods are thin wrappers over
+// it, so the five packages accept and reject the same things the same way.
+//
+// Nothing here is on a minting or encoding hot path; the parsers still
+// avoid allocation, because Scan runs once per row.
+package interop
+
+// Errors are one format package's errors, which the helpers return so that
+// callers see the package's own sentinels.
+type Errors struct {
+	Length error // ErrInvalidLength
+	Range  error // ErrOutOfRange
+	// Char returns the package's *InvalidCharacterError for the byte c at
+	// offset.
+	Char func(offset int, c byte) error
+	// ScanType is ErrScanType, which ScanTypeError wraps.
+	ScanType error
+	// JSON describes JSON of a kind the ID type does not accept.
+	JSON error
+}
+
+// text is what the parsers accept; each instantiation compiles separately,
+// so neither form is converted.
+type text interface{ ~string | ~[]byte }

@@ -1,0 +1,114 @@
+package legacy
+
+import (
+	"database/sql/driver"
+
+	"github.com/fastid/scru128/internal/interop"
+)
+
+// Scan implements database/sql.Scanner. It accepts, as a string or []byte,
+// the 26-digit text, which Value stores, and the 36-character hyphenated
+// and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
+// (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
+// raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
+// the right length is an *InvalidCharacterError with its offset. SQL NULL
+// is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
+// are an error wrapping [ErrScanType]. Scan does not retain src; on error id
+// is left unchanged.
+func (id *ID) Scan(src any) error {
+	var v ID
+	var err error
+	switch src := src.(type) {
+	case string:
+		v, err = scanText(src)
+	case []byte:
+		if len(src) == 16 {
+			*id = ID(src)
+			return nil
+		}
+		v, err = scanText(bytesView(src))
+	case nil:
+		return ErrScanNull
+	default:
+		return interop.ScanTypeError(src, &errs)
+	}
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
+
+// scanText parses the text forms Scan accepts: the 26 digits or a UUID
+// form, which ParseUUID tells apart by length (and rejects any other).
+func scanText(s string) (ID, error) {
+	if len(s) == EncodedSize {
+		return decode(s)
+	}
+	u, err := interop.ParseUUID(s, &errs)
+	return ID(u), err
+}
+
+// Value implements database/sql/driver.Valuer: the 26-digit text, for a
+// text column, where IDs sort as they do everywhere else. For a binary or
+// uuid column pass Binary(id) instead.
+func (id ID) Value() (driver.Value, error) { return id.String(), nil }
+
+// Binary is an ID that database/sql stores as its 16 raw bytes rather than
+// its text, for a BYTEA, BLOB, BINARY(16) or PostgreSQL uuid column:
+// db.Exec(query, legacy.Binary(id)). Range bounds on such a column need the
+// conversion too (legacy.Binary(lo)): bound as text, they compare as 26
+// text bytes against the stored 16, which matches nothing (or fails).
+type Binary ID
+
+// Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
+func (b Binary) Value() (driver.Value, error) { return b[:], nil }
+
+// Scan implements database/sql.Scanner as [ID.Scan] does.
+func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
+
+// NullID is an ID that may be NULL in SQL and null in JSON. Valid is false
+// for NULL. It stores the text; convert to [NullBinary] for a binary or uuid
+// column.
+//
+// In JSON, null and the empty string "" both give Valid false, and an
+// invalid NullID marshals as null. With the omitzero option (Go 1.24) a
+// field is left out when it is the zero NullID, which is what NULL, null
+// and "" leave; omitempty never leaves a struct out.
+type NullID struct {
+	ID    ID
+	Valid bool
+}
+
+// Scan implements database/sql.Scanner: NULL sets Valid to false (and ID
+// to zero); anything else is scanned as [ID.Scan] does and sets Valid. On
+// error n is left unchanged.
+func (n *NullID) Scan(src any) error { return interop.ScanNull(&n.ID, &n.Valid, src) }
+
+// Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,
+// the 26-digit text otherwise.
+func (n NullID) Value() (driver.Value, error) { return interop.NullValue(n.ID, n.Valid) }
+
+// MarshalJSON returns null when not Valid and the quoted 26-digit text
+// otherwise.
+func (n NullID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ID, n.Valid) }
+
+// UnmarshalJSON sets Valid false for null or "", and otherwise decodes the
+// JSON string as [ID.UnmarshalJSON] does and sets Valid. On error n is
+// left unchanged.
+func (n *NullID) UnmarshalJSON(data []byte) error {
+	return interop.UnmarshalNullJSON(&n.ID, &n.Valid, data)
+}
+
+// NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
+// Binary does: pass legacy.NullBinary(n), or scan into
+// (*legacy.NullBinary)(&n). It has no JSON methods of its own: use NullID
+// for JSON.
+type NullBinary NullID
+
+// Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,
+// the 16 big-endian bytes otherwise.
+func (n NullBinary) Value() (driver.Value, error) { return interop.NullValue(Binary(n.ID), n.Valid) }
+
+// Scan implements database/sql.Scanner as [NullID.Scan] does.
+func (n *NullBinary) Scan(src any) error { return (*NullID)(n).Scan(src) }

@@ -1,0 +1,66 @@
+package ulidflake
+
+import (
+	"encoding/binary"
+
+	"github.com/fastid/scru128/internal/interop"
+)
+
+// AppendBinary appends the 8 big-endian bytes of id to b. The error is
+// [ErrOutOfRange] for a negative id, and b is then returned unchanged.
+func (id ID) AppendBinary(b []byte) ([]byte, error) {
+	if id < 0 {
+		return b, ErrOutOfRange
+	}
+	return binary.BigEndian.AppendUint64(b, uint64(id)), nil
+}
+
+// MarshalBinary returns the 8 big-endian bytes of id, or [ErrOutOfRange] for
+// a negative id.
+func (id ID) MarshalBinary() ([]byte, error) {
+	if id < 0 {
+		return nil, ErrOutOfRange
+	}
+	return id.AppendBinary(make([]byte, 0, 8))
+}
+
+// UnmarshalBinary sets id from 8 big-endian bytes, or from the 13-byte
+// text form, which some stores hand back for binary columns. It returns
+// [ErrOutOfRange] if the 8 bytes have the sign bit set, [ErrInvalidLength] for
+// any other length, and the errors of Parse for text. On error id is left
+// unchanged.
+func (id *ID) UnmarshalBinary(data []byte) error {
+	switch len(data) {
+	case 8:
+		v, err := FromUint64(binary.BigEndian.Uint64(data))
+		if err != nil {
+			return err
+		}
+		*id = v
+		return nil
+	case EncodedSize:
+		return id.UnmarshalText(data)
+	}
+	return ErrInvalidLength
+}
+
+// UnmarshalJSON accepts a JSON string holding the 13-digit text (its
+// escapes decoded as encoding/json decodes them), a JSON integer (what a
+// system that stores IDs as numbers may send), or null, which leaves id
+// unchanged as encoding/json does for other types. Integers above 2^63-1
+// are [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
+// ([ErrInvalidLength]). On error id is left unchanged. An ID marshals to
+// JSON through MarshalText, as the quoted text.
+//
+// With the omitzero struct tag option (Go 1.24) the zero ID is left out,
+// as IsZero reports; so is it with omitempty, as ID is an integer.
+func (id *ID) UnmarshalJSON(data []byte) error {
+	text, n, kind, err := interop.DecodeJSON(data, true, uint64(Max), &errs)
+	switch kind {
+	case interop.JSONText:
+		return id.UnmarshalText(text)
+	case interop.JSONInt:
+		*id = ID(n)
+	}
+	return err
+}
