@@ -370,6 +370,3 @@ func (s *Store) Keys(ctx context.Context, from, end string, limit int64) ([]stri
 	}
 	return keys, nil
 }
-
-// Endpoint returns the endpoint the Store talks to.
-func (s *Store) Endpoint() string { return s.endpoint }

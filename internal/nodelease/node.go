@@ -95,8 +95,8 @@
 // TTL/10 covers a client clock running up to 10% slower than the server's
 // (NTP keeps clocks within 0.05%), and 250 ms covers scheduling: the time
 // between the clock read that a mint checks and the moment the ID is
-// returned. Keep-alives go out every TTL/4, so two may fail before the
-// deadline. When the deadline passes, a keep-alive finds the lease gone, or
+// returned. Keep-alives go out every TTL/4, so at least two in a row may
+// fail before the deadline. When the deadline passes, a keep-alive finds the lease gone, or
 // a guarded write fails, the node is lost for good: every generate call
 // returns ErrLeaseLost and Done is closed.
 //
