@@ -77,7 +77,9 @@
 // wait unless its clock is 10 s behind the old holder's; after a crash the
 // record is at most boundLead + one tick (about 5.4 s) ahead of the old
 // holder's clock, so the next holder does not wait unless its clock is more
-// than about 4.6 s behind. Beyond that, Generate returns
+// than about 4.6 s behind. Both margins shrink by however far counter
+// overflows had run the old holder's IDs ahead of its clock (up to the
+// allowance, under a sustained burst). Beyond that, Generate returns
 // scru64.ErrClockRollback and GenerateOrSleep waits for the clock, as a
 // plain scru64.Generator does: the stream never goes back.
 //
@@ -217,6 +219,10 @@ func Acquire(ctx context.Context, store Store, cfg Config, option func(field str
 	lease, ttl, err := store.Grant(ctx, int64(cfg.TTL/time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("etcdnode: granting a lease: %w", err)
+	}
+	if ttl < 1 {
+		_ = store.Revoke(context.WithoutCancel(ctx), lease)
+		return nil, fmt.Errorf("etcdnode: etcd granted lease %x a TTL of %d seconds", lease, ttl)
 	}
 	n := &Node{
 		store: store,

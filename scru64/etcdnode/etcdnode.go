@@ -54,7 +54,9 @@
 // at once, in the record's tick; that covers the next holder after a Close
 // unless its clock is 10 s behind the last one's, and after a crash unless
 // it is about 4.6 s behind (the record is then a high-water mark up to
-// 5.4 s ahead of the old holder's clock). Further behind, [Node.Generate]
+// 5.4 s ahead of the old holder's clock); both shrink by however far
+// counter overflows had run the old holder's IDs ahead of its clock.
+// Further behind, [Node.Generate]
 // returns [scru64.ErrClockRollback] and [Node.GenerateOrSleep] waits for
 // the clock, as a plain generator does: IDs never go back.
 //
@@ -199,8 +201,8 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 // etcd transaction that creates the node ID's holder key if absent,
 // attached to a new lease with the TTL, and reads the node ID's continuity
 // record; concurrent Acquires each get another node ID. Before returning
-// it renews the lease once and writes the first high-water mark, so it
-// costs about five etcd requests.
+// it renews the lease once and writes the first high-water mark: six etcd
+// requests when no other node races for the same node ID.
 //
 // It returns an [*OptionError] for a bad option or a nil client, a
 // [*RealmError] if the prefix's realm uses another node ID size,

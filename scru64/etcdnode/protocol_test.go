@@ -500,3 +500,105 @@ func recordOf(store nodelease.Store, key string) (scru64.ID, error) {
 	}
 	return scru64.Parse(v)
 }
+
+// TestCloseDuringMinting closes a node while goroutines mint from it: the
+// last ID that Close stores is at least every ID any of them was given, so
+// the next holder starts after all of them (Close's ordering argument).
+func TestCloseDuringMinting(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		store := open(srv.endpoint)
+		// Node ID size 2: 2^22 IDs per tick, so that tight loops do not
+		// overflow the counter past the rollback allowance.
+		var cfg nodelease.Config
+		cfg.SetNodeIDSize(2)
+		for round := range 5 {
+			n := acquire(t, store, cfg)
+			var wg sync.WaitGroup
+			issued := make([][]scru64.ID, 4)
+			for g := range issued {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						id, err := n.Generate()
+						if err != nil {
+							if !errors.Is(err, nodelease.ErrClosed) {
+								t.Errorf("minting: %v, want ErrClosed", err)
+							}
+							return
+						}
+						issued[g] = append(issued[g], id)
+					}
+				}()
+			}
+			time.Sleep(time.Duration(20+10*round) * time.Millisecond)
+			if err := n.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			wg.Wait()
+			var last scru64.ID
+			for _, ids := range issued {
+				if len(ids) > 0 {
+					last = max(last, slices.Max(ids))
+				}
+			}
+			next := acquire(t, store, cfg)
+			if next.NodeID() != n.NodeID() {
+				t.Fatalf("round %d: next holder took node ID %d, want %d", round, next.NodeID(), n.NodeID())
+			}
+			if prev := next.NodeSpec().NodePrev(); prev < last {
+				t.Fatalf("round %d: the stored last ID %v is below the issued %v", round, prev, last)
+			}
+			if id, err := next.Generate(); err != nil || id <= last {
+				t.Fatalf("round %d: next holder's first ID %v (err %v), want above %v", round, id, err, last)
+			}
+			if err := next.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// steppedClock is a wall clock that runs with time.Now plus an offset the
+// test can change.
+type steppedClock struct{ offset atomic.Int64 }
+
+func (c *steppedClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// TestClockStepForwardWaitsForTheBound steps the node's clock a minute
+// ahead: IDs would then run past the persisted high-water mark, so
+// Generate waits for the next write of it, and the record stays at or
+// above every ID issued.
+func TestClockStepForwardWaitsForTheBound(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		store := open(srv.endpoint)
+		var wall steppedClock
+		n := acquire(t, store, nodelease.Config{Wall: wall.now})
+		key := fmt.Sprintf("%slast/%07d", nodelease.DefaultPrefix, n.NodeID())
+		mint(t, n, 10)
+		wall.offset.Store(int64(time.Minute))
+		stepped := time.Now().Add(time.Minute)
+		for start := time.Now(); ; {
+			id, err := n.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			record, err := recordOf(store, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if record < id {
+				t.Fatalf("ID %v issued above the persisted record %v", id, record)
+			}
+			if id.Time().After(stepped.Add(-time.Second)) {
+				break // minting at the stepped clock
+			}
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("the node did not follow a clock stepped forward within 5 s")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
