@@ -72,3 +72,25 @@ func TestMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestHighWaterIsTheLastIDOfItsTick pins the record of a bound: the node's
+// own node ID, every counter bit set, so that the next holder's first ID,
+// for every node ID and size, is past every ID the node could mint in the
+// bound's tick.
+func TestHighWaterIsTheLastIDOfItsTick(t *testing.T) {
+	const bound = 7_000_000_000
+	for size := uint8(1); size <= 23; size++ {
+		for _, nodeID := range []uint32{0, 1, 2, 3, 5, 1<<size - 1, 1<<size - 2} {
+			if nodeID >= 1<<size {
+				continue
+			}
+			id := highWater(bound, nodeID, size)
+			counterBits := 24 - size
+			if id.Timestamp() != bound || id.NodeCtr()>>counterBits != nodeID ||
+				id.NodeCtr()&(1<<counterBits-1) != 1<<counterBits-1 {
+				t.Fatalf("highWater(%d, %d, %d) = %v: timestamp %d, node_ctr %#x", bound, nodeID, size,
+					id, id.Timestamp(), id.NodeCtr())
+			}
+		}
+	}
+}

@@ -606,9 +606,7 @@ func (n *Node) raiseBound(ctx context.Context, force bool) error {
 		return nil
 	}
 	bound := min(base+boundLeadTicks, scru64.MaxTimestamp-1)
-	counterBits := 24 - n.size
-	record, _ := scru64.FromParts(bound, n.nodeID<<counterBits|1<<counterBits-1)
-	text, _ := record.AppendText(nil)
+	text, _ := highWater(bound, n.nodeID, n.size).AppendText(nil)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
 	defer cancel()
 	ok, err := n.store.PutIfHolder(ctx, n.holderKey, n.lease, n.recordKey, string(text))
@@ -627,6 +625,15 @@ func (n *Node) raiseBound(ctx context.Context, force bool) error {
 		return &cur
 	})
 	return nil
+}
+
+// highWater returns the largest ID that node ID nodeID of size size can
+// mint at timestamp bound: its counter bits all ones.
+func highWater(bound uint64, nodeID uint32, size uint8) scru64.ID {
+	counterBits := 24 - size
+	counterMax := uint32(1)<<counterBits - 1
+	id, _ := scru64.FromParts(bound, nodeID<<counterBits|counterMax)
+	return id
 }
 
 // Close stops minting, stores the last ID in the continuity record and
