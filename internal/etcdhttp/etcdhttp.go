@@ -21,30 +21,50 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/fastid/scru128/internal/nodelease"
 )
 
-// Store talks to one etcd endpoint. It is safe for concurrent use.
+// Store talks to the endpoints of one etcd cluster. It is safe for
+// concurrent use.
 type Store struct {
-	endpoint string // scheme://host:port, no trailing slash
-	client   *http.Client
+	endpoints []string     // scheme://host:port, no trailing slash
+	current   atomic.Int32 // index of the endpoint that answered last
+	client    *http.Client
 }
 
 var _ nodelease.Store = (*Store)(nil)
 
-// New returns a Store for endpoint, an etcd client URL such as
-// http://127.0.0.1:2379, using client (http.DefaultClient if nil). It
-// returns an error if endpoint is not an http or https URL with a host.
-func New(endpoint string, client *http.Client) (*Store, error) {
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", endpoint)
+// New returns a Store for the client URLs of one etcd cluster, such as
+// http://127.0.0.1:2379, using client (http.DefaultClient if nil). A
+// request goes to the endpoint that answered last and, if it cannot be
+// reached, to the next one. It returns an error if there is no endpoint or
+// one is not an http or https URL with a host.
+//
+// Moving on to the next endpoint after a transport error may send a
+// request twice, once to a server that applied it without answering. Each
+// request of the protocol tolerates that: keep-alives, revocations,
+// listings and record writes are idempotent; a repeated acquire
+// transaction finds its own holder key and reports the node ID taken, so
+// Acquire takes another and the first goes free with the lease; a
+// repeated grant leaves an unused lease that expires after its TTL.
+func New(endpoints []string, client *http.Client) (*Store, error) {
+	if len(endpoints) == 0 {
+		return nil, fmt.Errorf("etcdhttp: no endpoint")
 	}
-	if client == nil {
-		client = http.DefaultClient
+	s := &Store{client: client}
+	for _, e := range endpoints {
+		u, err := url.Parse(e)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", e)
+		}
+		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
 	}
-	return &Store{endpoint: u.Scheme + "://" + u.Host, client: client}, nil
+	if s.client == nil {
+		s.client = http.DefaultClient
+	}
+	return s, nil
 }
 
 // Error is an error answer of the gateway: the gRPC status code and the
@@ -65,22 +85,39 @@ func (e *Error) Error() string {
 const codeNotFound = 5
 
 // post sends body as JSON to path and decodes the first JSON value of the
-// answer into out.
+// answer into out, trying each endpoint once, from the one that answered
+// last, until one answers.
 func (s *Store) post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint+path, bytes.NewReader(b))
-	if err != nil {
-		return err
+	first := int(s.current.Load())
+	var errs []error
+	for i := range s.endpoints {
+		at := (first + i) % len(s.endpoints)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoints[at]+path, bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := s.client.Do(req)
+		if err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		s.current.Store(int32(at))
+		defer resp.Body.Close()
+		return decode(resp, path, out)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
+	return errors.Join(errs...)
+}
+
+// decode reads an answer of the gateway into out, or its error.
+func decode(resp *http.Response, path string, out any) error {
 	dec := json.NewDecoder(io.LimitReader(resp.Body, 64<<20))
 	if resp.StatusCode != http.StatusOK {
 		var e struct {

@@ -215,19 +215,8 @@ func Acquire(ctx context.Context, store Store, cfg Config, option func(field str
 	if cfg.HasRange {
 		lo, hi = cfg.MinNodeID, cfg.MaxNodeID
 	}
-	granted := clock.Mono() // before the request: the lease outlives granted + TTL
-	lease, ttl, err := store.Grant(ctx, int64(cfg.TTL/time.Second))
-	if err != nil {
-		return nil, fmt.Errorf("etcdnode: granting a lease: %w", err)
-	}
-	if ttl < 1 {
-		_ = store.Revoke(context.WithoutCancel(ctx), lease)
-		return nil, fmt.Errorf("etcdnode: etcd granted lease %x a TTL of %d seconds", lease, ttl)
-	}
 	n := &Node{
 		store: store,
-		lease: lease,
-		ttl:   time.Duration(ttl) * time.Second,
 		size:  cfg.NodeIDSize,
 		raise: make(chan struct{}, 1),
 		done:  make(chan struct{}),
@@ -237,7 +226,9 @@ func Acquire(ctx context.Context, store Store, cfg Config, option func(field str
 	} else {
 		n.clock = clock.NewWithWall(cfg.Wall, clock.DefaultInterval)
 	}
-	n.limits.Store(&limits{deadline: granted + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})
+	if err := n.grant(ctx, cfg.TTL); err != nil {
+		return nil, err
+	}
 	if err := n.acquire(ctx, cfg, realmKey, realmValue, lo, hi); err != nil {
 		n.revokeDetached()
 		return nil, err
@@ -249,10 +240,27 @@ func Acquire(ctx context.Context, store Store, cfg Config, option func(field str
 	return n, nil
 }
 
+// grant obtains the node's lease and its first deadline.
+func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
+	sent := clock.Mono() // before the request: the lease outlives sent + TTL
+	lease, granted, err := n.store.Grant(ctx, int64(ttl/time.Second))
+	if err != nil {
+		return fmt.Errorf("etcdnode: granting a lease: %w", err)
+	}
+	n.lease = lease
+	if granted < 1 {
+		n.revokeDetached()
+		return fmt.Errorf("etcdnode: etcd granted lease %x a TTL of %d seconds", lease, granted)
+	}
+	n.ttl = time.Duration(granted) * time.Second
+	n.limits.Store(&limits{deadline: sent + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})
+	return nil
+}
+
 // acquire takes a node ID, sets up the generator and persists the first
-// bound.
+// bound. If the lease expires before a node ID is taken (a long race on a
+// loaded machine), it takes a new lease and goes on.
 func (n *Node) acquire(ctx context.Context, cfg Config, realmKey, realmValue string, lo, hi uint32) error {
-	holderValue := strconv.FormatInt(n.lease, 16)
 	for {
 		free, err := n.freeNodeIDs(ctx, cfg.Prefix, lo, hi)
 		if err != nil {
@@ -261,19 +269,27 @@ func (n *Node) acquire(ctx context.Context, cfg Config, realmKey, realmValue str
 		if len(free) == 0 {
 			return fmt.Errorf("%w: all of %s under %q are held", ErrNoFreeNodeID, rangeString(lo, hi), cfg.Prefix)
 		}
+	candidates:
 		for _, id := range free {
 			// A long race for a node ID must not outlast the lease.
 			if clock.Mono() >= n.limits.Load().deadline-int64(n.ttl/2) {
-				if err := n.keepAlive(ctx, true); err != nil {
+				regranted, err := n.renewBeforeMinting(ctx, cfg.TTL)
+				if err != nil {
 					return err
+				}
+				if regranted {
+					break candidates
 				}
 			}
 			res, err := n.store.Acquire(ctx, AcquireRequest{
 				RealmKey: realmKey, RealmValue: realmValue,
-				HolderKey: holderKey(cfg.Prefix, id), HolderValue: holderValue,
+				HolderKey: holderKey(cfg.Prefix, id), HolderValue: strconv.FormatInt(n.lease, 16),
 				Lease: n.lease, RecordKey: recordKey(cfg.Prefix, id),
 			})
 			if err != nil {
+				if regranted, rerr := n.renewBeforeMinting(ctx, cfg.TTL); rerr == nil && regranted {
+					break candidates
+				}
 				return fmt.Errorf("etcdnode: taking node ID %d: %w", id, err)
 			}
 			if !res.Acquired {
@@ -288,9 +304,38 @@ func (n *Node) acquire(ctx context.Context, cfg Config, realmKey, realmValue str
 				return err
 			}
 			n.gen = scru64.NewGeneratorWithCounterMode(spec, cfg.CounterMode)
-			return n.firstBound(ctx)
+			// Renew once (a long race may have used up much of the first
+			// TTL) and persist the first bound, both before the first ID.
+			regranted, err := n.renewBeforeMinting(ctx, cfg.TTL)
+			if err != nil {
+				return err
+			}
+			if regranted {
+				break candidates // the node ID went with the old lease
+			}
+			if err := n.raiseBound(ctx, true); err != nil {
+				return err
+			}
+			return n.limits.Load().err
 		}
 	}
+}
+
+// renewBeforeMinting renews the lease while no ID has been minted under
+// it, so the deadline may be set outright; if the lease has expired it
+// takes a new one (any holder key went with the old) and reports that.
+func (n *Node) renewBeforeMinting(ctx context.Context, ttl time.Duration) (regranted bool, err error) {
+	sent := clock.Mono()
+	left, err := n.store.KeepAliveOnce(ctx, n.lease)
+	if err != nil {
+		return false, fmt.Errorf("etcdnode: renewing lease %x: %w", n.lease, err)
+	}
+	if left <= 0 {
+		return true, n.grant(ctx, ttl)
+	}
+	d := time.Duration(left) * time.Second
+	n.limits.Store(&limits{deadline: sent + int64(d-Margin(d)), changed: make(chan struct{})})
+	return false, nil
 }
 
 // specAfter returns the node spec that continues after the record read by
@@ -308,22 +353,6 @@ func (n *Node) specAfter(res AcquireResult) (scru64.NodeSpec, error) {
 			ErrRealmMismatch, n.recordKey, res.Record, n.nodeID, n.size, err)
 	}
 	return scru64.NewNodeSpecWithNodePrev(prev, n.size)
-}
-
-// firstBound renews the lease once (a long race for a node ID may have
-// used up much of the first TTL) and persists the first bound, both before
-// the first ID.
-func (n *Node) firstBound(ctx context.Context) error {
-	if err := n.keepAlive(ctx, true); err != nil {
-		return err
-	}
-	if err := n.raiseBound(ctx, true); err != nil {
-		return err
-	}
-	if lim := n.limits.Load(); lim.err != nil {
-		return lim.err
-	}
-	return nil
 }
 
 // freeNodeIDs lists the holder keys in lo..hi and returns up to listBatch
@@ -510,19 +539,15 @@ func (n *Node) expire(lim *limits) {
 }
 
 // keepAlive renews the lease once and moves the deadline. A lease the
-// server no longer has ends the node. Before the first ID (initial), a
-// renewal may revive a deadline that has passed, since nothing was minted
-// under it; afterwards a passed deadline is final.
-func (n *Node) keepAlive(ctx context.Context, initial bool) error {
+// server no longer has ends the node, and so does a deadline that passed
+// before the renewal was answered.
+func (n *Node) keepAlive(ctx context.Context) error {
 	lim := n.limits.Load()
 	if lim.err != nil {
 		return lim.err
 	}
-	if !initial {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
-		defer cancel()
-	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
+	defer cancel()
 	sent := clock.Mono()
 	ttl, err := n.store.KeepAliveOnce(ctx, n.lease)
 	if err != nil {
@@ -535,7 +560,7 @@ func (n *Node) keepAlive(ctx context.Context, initial bool) error {
 	d := time.Duration(ttl) * time.Second
 	deadline := sent + int64(d-Margin(d))
 	n.update(func(cur limits) *limits {
-		if !initial && clock.Mono() >= cur.deadline || deadline <= cur.deadline {
+		if clock.Mono() >= cur.deadline || deadline <= cur.deadline {
 			return nil // too late to extend (Generate or the loop will expire it), or nothing gained
 		}
 		cur.deadline, cur.changed = deadline, make(chan struct{})
@@ -570,7 +595,7 @@ func (n *Node) leaseLoop() {
 		if clock.Mono() >= lim.deadline {
 			continue // expire at the top, unless renewed meanwhile
 		}
-		_ = n.keepAlive(n.ctx, false) // a failed renewal is retried at the next interval
+		_ = n.keepAlive(n.ctx) // a failed renewal is retried at the next interval
 	}
 }
 
