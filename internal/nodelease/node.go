@@ -34,7 +34,9 @@
 // create_revision = 0 in a serializable transaction, so exactly one wins;
 // the other tries the next free node ID it listed, and lists again when it
 // runs out. A node ID is free again when its holder's lease ends (revoked by
-// Close, or expired after a crash), which deletes the holder key.
+// Close, or expired after a crash), which deletes the holder key. Before
+// the first ID, Acquire renews the lease (taking a new one and listing
+// again if a long race let it expire) and writes the first bound.
 //
 // # Continuity: the high-water mark
 //
@@ -47,8 +49,10 @@
 //     all ones): the largest ID the node could mint in that tick. The check
 //     is part of every Generate.
 //  2. Every write of the record is PutIfHolder, guarded by "the holder key
-//     is attached to my lease", and a node only ever raises its bound
-//     (Close aside, below). Once the node ID has passed to another lease,
+//     is attached to my lease", and each writes a value above the bound
+//     the node mints under (Close aside, below); bound only grows, and
+//     only from writes that were answered. So the record is never below
+//     an ID the node issued. Once the node ID has passed to another lease,
 //     no write of the old holder can succeed.
 //  3. The next holder reads the record in its acquire transaction, after
 //     the old holder's key is gone and so after its last successful write,
