@@ -23,9 +23,12 @@
 //     before the lease can expire on the server, measured on its monotonic
 //     clock from the last keep-alive request that was answered, less a
 //     safety margin of TTL/10 + 250 ms. From then on every generate call
-//     returns [ErrLeaseLost] and [Node.Done] is closed. Two processes
-//     never mint under one node ID at the same time, whatever the network
-//     does.
+//     returns [ErrLeaseLost] and [Node.Done] is closed. So two processes
+//     do not mint under one node ID at the same time, whatever the network
+//     does, as long as a process's clock runs within 10% of the server's
+//     and a mint is not held up more than 250 ms between its clock read and
+//     its return. Uniqueness does not rest on this: the record alone keeps
+//     an old holder's IDs below its successor's.
 //   - Speed: minting costs what [scru64.Generator.Generate] costs plus one
 //     atomic load; it neither calls etcd nor allocates.
 //
@@ -44,8 +47,9 @@
 // kind its own prefix and node ID ranges whose leading bits differ
 // ([WithNodeIDRange]), for example size 4 with range 0..7 and size 8 with
 // range 128..255. To change a realm's size, stop its nodes, wait until the
-// ticks of their records have passed (a few seconds after the last
-// stopped), and delete the prefix.
+// ticks of their records have passed (their IDs may have run up to 10 s
+// ahead of the clock, and a crashed node's record 5 s more), and delete
+// the prefix.
 //
 // # When the record is ahead of this node's clock
 //
@@ -56,9 +60,9 @@
 // it is about 4.6 s behind (the record is then a high-water mark up to
 // 5.4 s ahead of the old holder's clock); both shrink by however far
 // counter overflows had run the old holder's IDs ahead of its clock.
-// Further behind, [Node.Generate]
-// returns [scru64.ErrClockRollback] and [Node.GenerateOrSleep] waits for
-// the clock, as a plain generator does: IDs never go back.
+// Further behind, [Node.Generate] returns [scru64.ErrClockRollback] and
+// [Node.GenerateOrSleep] waits for the clock, as a plain generator does:
+// IDs never go back.
 //
 // Testing needs a real etcd; this module's tests start one in-process with
 // go.etcd.io/etcd/server/v3/embed.
