@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/fastid/scru128/internal/nodelease"
@@ -37,7 +38,8 @@ type Store struct {
 var _ nodelease.Store = (*Store)(nil)
 
 // New returns a Store for the client URLs of one etcd cluster, such as
-// http://127.0.0.1:2379, using client (http.DefaultClient if nil). A
+// http://127.0.0.1:2379 or, as etcdctl takes them, 127.0.0.1:2379 (plain
+// HTTP), using client (http.DefaultClient if nil). A
 // request goes to the endpoint that answered last and, if it cannot be
 // reached, to the next one. It returns an error if there is no endpoint or
 // one is not an http or https URL with a host.
@@ -55,7 +57,11 @@ func New(endpoints []string, client *http.Client) (*Store, error) {
 	}
 	s := &Store{client: client}
 	for _, e := range endpoints {
-		u, err := url.Parse(e)
+		withScheme := e
+		if !strings.Contains(e, "://") {
+			withScheme = "http://" + e
+		}
+		u, err := url.Parse(withScheme)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", e)
 		}
