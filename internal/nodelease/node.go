@@ -138,9 +138,12 @@ const (
 	// boundCheckInterval is how often the bound loop looks whether bound
 	// needs raising; it writes only when less than half the lead is left.
 	boundCheckInterval = 256 * time.Millisecond
-	// listBatch is how many free node IDs one listing collects, and how
-	// many keys one Keys call asks for.
+	// listBatch is how many free node IDs one listing collects: the
+	// candidates tried, lowest first, before listing again.
 	listBatch = 16
+	// keysPage is how many holder keys one Keys call asks for, so that a
+	// realm of a thousand nodes is listed with one request.
+	keysPage = 1024
 	// nodeIDDigits is the width of a node ID in keys: 2^23-1 = 8388607.
 	nodeIDDigits = 7
 )
@@ -368,7 +371,7 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 	from, end := holderKey(prefix, lo), holderKey(prefix, hi)+"\x00"
 	keyLen := len(from)
 	for len(free) < listBatch && next <= uint64(hi) {
-		keys, err := n.store.Keys(ctx, from, end, listBatch)
+		keys, err := n.store.Keys(ctx, from, end, keysPage)
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +385,7 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 			}
 			next = held + 1
 		}
-		if int64(len(keys)) < listBatch {
+		if len(keys) < keysPage {
 			break // no more held keys in the range
 		}
 		from = keys[len(keys)-1] + "\x00"
