@@ -396,6 +396,9 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 	return free, nil
 }
 
+// errNilNode is what the generating methods of a nil *Node return.
+var errNilNode = fmt.Errorf("%w: the Node was not returned by etcdnode.Acquire", ErrClosed)
+
 // Generate returns a new ID under the node's node ID, stamped with the
 // node's clock. The error is ErrLeaseLost or ErrClosed (wrapped) once the
 // node is done, scru64.ErrClockRollback if the clock is more than
@@ -405,6 +408,9 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 // next write when IDs have run past the persisted bound (see the package
 // doc), which a steady clock and load never cause.
 func (n *Node) Generate() (scru64.ID, error) {
+	if n == nil {
+		return 0, errNilNode
+	}
 	millis, mono := n.clock.MillisMono()
 	id, err := n.gen.GenerateOrAbortCore(millis, scru64.DefaultRollbackAllowance)
 	// The load comes after the mint's compare-and-swap; Close relies on
@@ -458,6 +464,9 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 // 64 ms. It returns an error only when the node is done (ErrLeaseLost,
 // ErrClosed) or the clock is outside SCRU64's range.
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
+	if n == nil {
+		return 0, errNilNode
+	}
 	for {
 		id, err := n.Generate()
 		if err != scru64.ErrClockRollback {

@@ -244,10 +244,10 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 // IDs outrun it (the clock stepped forward, or a burst overflowed the
 // counter for seconds) does Generate wait for the next write of it.
 func (n *Node) Generate() (scru64.ID, error) {
-	if n == nil || n.core == nil {
+	if n == nil {
 		return 0, errNotAcquired
 	}
-	return n.core.Generate()
+	return n.core.Generate() // nil-safe, so that this wrapper inlines
 }
 
 // GenerateOrSleep is Generate that, instead of returning
@@ -255,7 +255,7 @@ func (n *Node) Generate() (scru64.ID, error) {
 // rollback allowance of the last ID. Its errors are those of Generate
 // other than ErrClockRollback.
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
-	if n == nil || n.core == nil {
+	if n == nil {
 		return 0, errNotAcquired
 	}
 	return n.core.GenerateOrSleep()
