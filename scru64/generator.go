@@ -205,6 +205,15 @@ func (g *Generator) GenerateOrSleep() (ID, error) {
 // concurrent use, but times given out of order by several goroutines make
 // an order of IDs that no clock would.
 func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (ID, error) {
+	// Generate's inline fast path, with the caller's time and allowance,
+	// so that a wrapper that reads the clock itself pays no more than
+	// Generate does.
+	timestamp, prev := unixMillis>>8, g.prev.Load()
+	if prev>>nodeCtrSize-timestamp <= rollbackAllowance>>8 && timestamp != 0 &&
+		prev&g.counterMask != g.counterMask && prev>>nodeCtrSize < MaxTimestamp &&
+		g.prev.CompareAndSwap(prev, prev+1) {
+		return ID(prev + 1), nil
+	}
 	return g.next(unixMillis, rollbackAllowance, false)
 }
 

@@ -48,16 +48,8 @@ func NewWithWall(wall func() time.Time, interval time.Duration) *Clock {
 // Millis returns the current Unix time in milliseconds, or 0 if the wall
 // clock reads before 1970.
 func (c *Clock) Millis() uint64 {
-	mono := int64(time.Since(origin))
-	deadline := c.deadline.Load()
-	if mono >= deadline {
-		c.reanchor(deadline)
-	}
-	ns := mono + c.offset.Load()
-	if ns < 0 {
-		return 0
-	}
-	return uint64(ns) / 1e6
+	millis, _ := c.MillisMono()
+	return millis
 }
 
 // reanchor re-reads the wall clock if deadline is still the current one.

@@ -1,0 +1,415 @@
+// Package etcdhttp is a nodelease.Store over etcd's JSON gateway (the
+// grpc-gateway every etcd v3 server serves on its client URLs under /v3/),
+// with nothing but the standard library, so that the command-line tool can
+// lease SCRU64 node IDs without the etcd client in the root module.
+//
+// Requests are POSTs of JSON: keys and values in base64, 64-bit integers as
+// decimal strings (the gateway's protobuf JSON mapping), and fields that
+// hold their zero value left out of responses. The module
+// github.com/fastid/scru128/scru64/etcdnode tests this Store against a real
+// etcd server with the same protocol tests as its clientv3 Store.
+package etcdhttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/fastid/scru128/internal/nodelease"
+)
+
+// Store talks to the endpoints of one etcd cluster. It is safe for
+// concurrent use.
+type Store struct {
+	endpoints []string     // scheme://host:port, no trailing slash
+	current   atomic.Int32 // index of the endpoint that answered last
+	client    *http.Client
+}
+
+var _ nodelease.Store = (*Store)(nil)
+
+// New returns a Store for the client URLs of one etcd cluster, such as
+// http://127.0.0.1:2379 or, as etcdctl takes them, 127.0.0.1:2379 (plain
+// HTTP), using client (http.DefaultClient if nil). A
+// request goes to the endpoint that answered last and, if it cannot be
+// reached, to the next one. It returns an error if there is no endpoint or
+// one is not an http or https URL with a host.
+//
+// Moving on to the next endpoint after a transport error may send a
+// request twice, once to a server that applied it without answering. Each
+// request of the protocol tolerates that: keep-alives, revocations,
+// listings and record writes are idempotent; a repeated acquire
+// transaction finds its own holder key and reports the node ID taken, so
+// Acquire takes another and the first goes free with the lease; a
+// repeated grant leaves an unused lease that expires after its TTL.
+func New(endpoints []string, client *http.Client) (*Store, error) {
+	if len(endpoints) == 0 {
+		return nil, fmt.Errorf("etcdhttp: no endpoint")
+	}
+	s := &Store{client: client}
+	for _, e := range endpoints {
+		withScheme := e
+		if !strings.Contains(e, "://") {
+			withScheme = "http://" + e
+		}
+		u, err := url.Parse(withScheme)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", e)
+		}
+		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
+	}
+	if s.client == nil {
+		s.client = http.DefaultClient
+	}
+	return s, nil
+}
+
+// Error is an error answer of the gateway: the gRPC status code and the
+// server's message, for example 5 and "etcdserver: requested lease not
+// found".
+type Error struct {
+	HTTPStatus int
+	Code       int
+	Message    string
+}
+
+// Error returns the server's message with the codes.
+func (e *Error) Error() string {
+	return "etcdhttp: " + e.Message + " (gRPC code " + strconv.Itoa(e.Code) + ", HTTP " + strconv.Itoa(e.HTTPStatus) + ")"
+}
+
+// codeNotFound is gRPC's NOT_FOUND, which etcd returns for a missing lease.
+const codeNotFound = 5
+
+// post sends body as JSON to path and decodes the first JSON value of the
+// answer into out, trying each endpoint once, from the one that answered
+// last, until one answers.
+func (s *Store) post(ctx context.Context, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	first := int(s.current.Load())
+	var errs []error
+	for i := range s.endpoints {
+		at := (first + i) % len(s.endpoints)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoints[at]+path, bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := s.client.Do(req)
+		if err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		s.current.Store(int32(at))
+		defer resp.Body.Close()
+		return decode(resp, path, out)
+	}
+	return errors.Join(errs...)
+}
+
+// decode reads an answer of the gateway into out, or its error.
+func decode(resp *http.Response, path string, out any) error {
+	dec := json.NewDecoder(io.LimitReader(resp.Body, 64<<20))
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Error   string `json:"error"`
+		}
+		if dec.Decode(&e) != nil || (e.Message == "" && e.Error == "") {
+			e.Message = resp.Status
+		}
+		if e.Message == "" {
+			e.Message = e.Error
+		}
+		return &Error{HTTPStatus: resp.StatusCode, Code: e.Code, Message: e.Message}
+	}
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("etcdhttp: decoding the answer to %s: %w", path, err)
+	}
+	return nil
+}
+
+// int64s are decimal strings in the gateway's JSON.
+type int64s string
+
+func (v int64s) value() (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	return strconv.ParseInt(string(v), 10, 64)
+}
+
+func i64(v int64) int64s { return int64s(strconv.FormatInt(v, 10)) }
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func unb64(s string) (string, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	return string(b), err
+}
+
+// keyValue is mvccpb.KeyValue as JSON.
+type keyValue struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+type rangeResponse struct {
+	Kvs []keyValue `json:"kvs"`
+}
+
+// firstValue returns the decoded value of r's first key, whether there was
+// one, and a decoding error.
+func (r *rangeResponse) firstValue() (string, bool, error) {
+	if r == nil || len(r.Kvs) == 0 {
+		return "", false, nil
+	}
+	v, err := unb64(r.Kvs[0].Value)
+	return v, true, err
+}
+
+type compare struct {
+	Key            string `json:"key"`
+	Result         string `json:"result"`
+	Target         string `json:"target"`
+	Value          string `json:"value,omitempty"`
+	CreateRevision int64s `json:"create_revision,omitempty"`
+	Lease          int64s `json:"lease,omitempty"`
+}
+
+type requestOp struct {
+	Put    *putRequest    `json:"request_put,omitempty"`
+	Range  *rangeRequest  `json:"request_range,omitempty"`
+	Delete *deleteRequest `json:"request_delete_range,omitempty"`
+}
+
+type putRequest struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Lease int64s `json:"lease,omitempty"`
+}
+
+type rangeRequest struct {
+	Key      string `json:"key"`
+	RangeEnd string `json:"range_end,omitempty"`
+	KeysOnly bool   `json:"keys_only,omitempty"`
+	Limit    int64s `json:"limit,omitempty"`
+}
+
+type deleteRequest struct {
+	Key string `json:"key"`
+}
+
+type txnRequest struct {
+	Compare []compare   `json:"compare"`
+	Success []requestOp `json:"success"`
+	Failure []requestOp `json:"failure,omitempty"`
+}
+
+type txnResponse struct {
+	Succeeded bool `json:"succeeded"`
+	Responses []struct {
+		Range *rangeResponse `json:"response_range"`
+	} `json:"responses"`
+}
+
+func (s *Store) txn(ctx context.Context, req txnRequest) (*txnResponse, error) {
+	var resp txnResponse
+	if err := s.post(ctx, "/v3/kv/txn", req, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}
+
+// rangeAt returns the range response of the i-th operation, or an error
+// if the answer does not have one.
+func (r *txnResponse) rangeAt(i int) (*rangeResponse, error) {
+	if i >= len(r.Responses) {
+		return nil, fmt.Errorf("etcdhttp: transaction answer has %d responses, expected at least %d", len(r.Responses), i+1)
+	}
+	if r.Responses[i].Range == nil {
+		return &rangeResponse{}, nil
+	}
+	return r.Responses[i].Range, nil
+}
+
+// Grant implements nodelease.Store: POST /v3/lease/grant.
+func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
+	var resp struct {
+		ID    int64s `json:"ID"`
+		TTL   int64s `json:"TTL"`
+		Error string `json:"error"`
+	}
+	if err := s.post(ctx, "/v3/lease/grant", map[string]int64s{"TTL": i64(ttl)}, &resp); err != nil {
+		return 0, 0, err
+	}
+	if resp.Error != "" {
+		return 0, 0, &Error{HTTPStatus: http.StatusOK, Message: resp.Error}
+	}
+	id, err1 := resp.ID.value()
+	granted, err2 := resp.TTL.value()
+	if err := errors.Join(err1, err2); err != nil || id == 0 {
+		return 0, 0, fmt.Errorf("etcdhttp: lease grant answered ID %q, TTL %q: %v", resp.ID, resp.TTL, err)
+	}
+	return id, granted, nil
+}
+
+// KeepAliveOnce implements nodelease.Store: one request on the
+// /v3/lease/keepalive stream, whose answer is a stream of {"result": ...}
+// objects; the first is the renewal.
+func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, error) {
+	var resp struct {
+		Result struct {
+			TTL int64s `json:"TTL"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	err := s.post(ctx, "/v3/lease/keepalive", map[string]int64s{"ID": i64(lease)}, &resp)
+	var e *Error
+	if errors.As(err, &e) && e.Code == codeNotFound {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if resp.Error != nil {
+		if resp.Error.Code == codeNotFound {
+			return 0, nil
+		}
+		return 0, &Error{HTTPStatus: http.StatusOK, Code: resp.Error.Code, Message: resp.Error.Message}
+	}
+	return resp.Result.TTL.value() // absent (0) when the lease is gone
+}
+
+// Revoke implements nodelease.Store: POST /v3/lease/revoke; a lease that
+// does not exist is not an error.
+func (s *Store) Revoke(ctx context.Context, lease int64) error {
+	var resp struct{}
+	err := s.post(ctx, "/v3/lease/revoke", map[string]int64s{"ID": i64(lease)}, &resp)
+	var e *Error
+	if errors.As(err, &e) && e.Code == codeNotFound {
+		return nil
+	}
+	return err
+}
+
+// PutIfAbsent implements nodelease.Store with one transaction.
+func (s *Store) PutIfAbsent(ctx context.Context, key, value string) (string, error) {
+	resp, err := s.txn(ctx, txnRequest{
+		Compare: []compare{{Key: b64(key), Result: "EQUAL", Target: "CREATE", CreateRevision: "0"}},
+		Success: []requestOp{{Put: &putRequest{Key: b64(key), Value: b64(value)}}},
+		Failure: []requestOp{{Range: &rangeRequest{Key: b64(key)}}},
+	})
+	if err != nil {
+		return "", err
+	}
+	if resp.Succeeded {
+		return value, nil
+	}
+	r, err := resp.rangeAt(0)
+	if err != nil {
+		return "", err
+	}
+	current, _, err := r.firstValue()
+	return current, err
+}
+
+// Acquire implements nodelease.Store with the one transaction its doc
+// states.
+func (s *Store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (nodelease.AcquireResult, error) {
+	resp, err := s.txn(ctx, txnRequest{
+		Compare: []compare{
+			{Key: b64(req.RealmKey), Result: "EQUAL", Target: "VALUE", Value: b64(req.RealmValue)},
+			{Key: b64(req.HolderKey), Result: "EQUAL", Target: "CREATE", CreateRevision: "0"},
+		},
+		Success: []requestOp{
+			{Put: &putRequest{Key: b64(req.HolderKey), Value: b64(req.HolderValue), Lease: i64(req.Lease)}},
+			{Range: &rangeRequest{Key: b64(req.RecordKey)}},
+		},
+		Failure: []requestOp{{Range: &rangeRequest{Key: b64(req.RealmKey)}}},
+	})
+	if err != nil {
+		return nodelease.AcquireResult{}, err
+	}
+	if !resp.Succeeded {
+		r, err := resp.rangeAt(0)
+		if err != nil {
+			return nodelease.AcquireResult{}, err
+		}
+		realm, _, err := r.firstValue()
+		return nodelease.AcquireResult{RealmValue: realm}, err
+	}
+	r, err := resp.rangeAt(1)
+	if err != nil {
+		return nodelease.AcquireResult{}, err
+	}
+	record, has, err := r.firstValue()
+	return nodelease.AcquireResult{Acquired: true, Record: record, HasRecord: has}, err
+}
+
+// holderCompare is the guard of the record writes: the holder key is
+// attached to lease.
+func holderCompare(holderKey string, lease int64) compare {
+	return compare{Key: b64(holderKey), Result: "EQUAL", Target: "LEASE", Lease: i64(lease)}
+}
+
+// PutIfHolder implements nodelease.Store with one guarded transaction.
+func (s *Store) PutIfHolder(ctx context.Context, holderKey string, lease int64, recordKey, value string) (bool, error) {
+	resp, err := s.txn(ctx, txnRequest{
+		Compare: []compare{holderCompare(holderKey, lease)},
+		Success: []requestOp{{Put: &putRequest{Key: b64(recordKey), Value: b64(value)}}},
+	})
+	if err != nil {
+		return false, err
+	}
+	return resp.Succeeded, nil
+}
+
+// DeleteIfHolder implements nodelease.Store with one guarded transaction.
+func (s *Store) DeleteIfHolder(ctx context.Context, holderKey string, lease int64, recordKey string) (bool, error) {
+	resp, err := s.txn(ctx, txnRequest{
+		Compare: []compare{holderCompare(holderKey, lease)},
+		Success: []requestOp{{Delete: &deleteRequest{Key: b64(recordKey)}}},
+	})
+	if err != nil {
+		return false, err
+	}
+	return resp.Succeeded, nil
+}
+
+// Keys implements nodelease.Store: POST /v3/kv/range with keys_only.
+func (s *Store) Keys(ctx context.Context, from, end string, limit int64) ([]string, error) {
+	var resp rangeResponse
+	err := s.post(ctx, "/v3/kv/range", rangeRequest{Key: b64(from), RangeEnd: b64(end), KeysOnly: true, Limit: i64(limit)}, &resp)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(resp.Kvs))
+	for _, kv := range resp.Kvs {
+		k, err := unb64(kv.Key)
+		if err != nil {
+			return nil, fmt.Errorf("etcdhttp: key %q is not base64: %w", kv.Key, err)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package etcdnode_test
+
+const raceEnabled = false
