@@ -1,5 +1,6 @@
 // Command scru128 mints and inspects time-ordered IDs: SCRU128 by default,
-// and SCRU64, ULID, Ulid-Flake and the legacy SCRU128 form.
+// and SCRU64, ULID, Ulid-Flake and the legacy SCRU128 form. It also measures
+// this module on the machine it runs on.
 //
 // Install it with
 //
@@ -29,6 +30,8 @@ Usage:
       print new IDs, one per line
   scru128 inspect [-format F] [-local] [ID ...]
       print the fields of each ID (or of each line of stdin) as JSON
+  scru128 bench [-benchtime D] [-format F] [-json]
+      measure minting, encoding and parsing on this machine
   scru128 version
       print the version and how this binary was built
   scru128 help [command]
@@ -91,6 +94,7 @@ func init() {
 	commands = map[string]command{
 		"gen":     {genUsage, runGen, func() *flag.FlagSet { fs, _ := newGenFlags(); return fs }},
 		"inspect": {inspectUsage, runInspect, func() *flag.FlagSet { fs, _, _ := newInspectFlags(); return fs }},
+		"bench":   {benchUsage, runBench, func() *flag.FlagSet { fs, _, _, _ := newBenchFlags(); return fs }},
 		"version": {versionUsage, runVersion, func() *flag.FlagSet { return newFlagSet("version") }},
 		"help":    {helpUsage, runHelp, func() *flag.FlagSet { return newFlagSet("help") }},
 	}
@@ -110,14 +114,14 @@ func run(args []string, e *env) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		return usageFailure(e, "", fmt.Sprintf("unknown command %q (want gen, inspect, version or help)", args[0]))
+		return usageFailure(e, "", fmt.Sprintf("unknown command %q (want gen, inspect, bench, version or help)", args[0]))
 	}
 	return cmd.run(args[1:], e)
 }
 
 const helpUsage = `Usage: scru128 help [command]
 
-Print the usage of scru128, or of one command: gen, inspect, version.
+Print the usage of scru128, or of one command: gen, inspect, bench, version.
 `
 
 func runHelp(args []string, e *env) int {

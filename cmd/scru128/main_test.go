@@ -110,6 +110,9 @@ func TestUsageErrorsGiveTheReasonOnStderr(t *testing.T) {
 		{[]string{"gen", "-format", "scru64", "-node", "1024/8"}, `-node: invalid node spec "1024/8": node ID 1024 does not fit in 8 bits`},
 		{[]string{"inspect", "-format", "nope"}, `scru128 inspect: unknown format "nope"`},
 		{[]string{"inspect", "-q"}, "flag provided but not defined: -q"},
+		{[]string{"bench", "-benchtime", "0"}, `-benchtime "0": want a duration`},
+		{[]string{"bench", "-format", "uuid"}, `unknown format "uuid"`},
+		{[]string{"bench", "now"}, `unexpected argument "now"`},
 		{[]string{"version", "now"}, `unexpected argument "now"`},
 		{[]string{"help", "nope"}, `scru128 help: unknown command "nope"`},
 		{[]string{"frobnicate"}, `scru128: unknown command "frobnicate"`},
@@ -151,6 +154,7 @@ func TestHelpGoesToStdoutWithStatus0(t *testing.T) {
 		{[]string{"gen", "-n", "3", "-help"}, genUsage},
 		{[]string{"inspect", "-h"}, inspectUsage}, {[]string{"help", "inspect"}, inspectUsage},
 		{[]string{"inspect", "0372hg16csmsm50l8dikcvukc", "-h"}, inspectUsage},
+		{[]string{"bench", "-h"}, benchUsage}, {[]string{"help", "bench"}, benchUsage},
 		{[]string{"version", "-h"}, versionUsage}, {[]string{"help", "version"}, versionUsage},
 		{[]string{"help", "help"}, helpUsage},
 	} {
@@ -841,6 +845,40 @@ func TestVersion(t *testing.T) {
 	}
 	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128\nrevision: unknown") {
 		t.Errorf("without build information: %q", got)
+	}
+}
+
+func TestBench(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "bench", "-benchtime", "1x", "-json")
+	if status != 0 {
+		t.Fatalf("status %d, %q", status, errOut)
+	}
+	var report benchReport
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("-json output does not parse: %v\n%s", err, out)
+	}
+	m := report.Machine
+	if len(report.Results) != len(benchCases()) || m.GOOS == "" || m.GoVersion == "" || m.NumCPU < 1 || m.GOMAXPROCS < 1 {
+		t.Errorf("report %+v", report)
+	}
+	formatsSeen := map[string]bool{}
+	for _, r := range report.Results {
+		formatsSeen[r.Format] = true
+		if r.Iterations < 1 || r.NsPerOp <= 0 || r.Errors != 0 {
+			t.Errorf("result %+v", r)
+		}
+	}
+	if len(formatsSeen) != len(formats) {
+		t.Errorf("formats measured: %v", formatsSeen)
+	}
+	if strings.Count(errOut, "\n") != len(benchCases()) {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+
+	out, _, status = runCLI(t, "", "bench", "-benchtime", "1x", "-format", "SCRU64")
+	ls := lines(out)
+	if status != 0 || !strings.HasPrefix(ls[0], "machine: ") || len(ls) != 3+1+4 || !strings.Contains(out, "mint Generator.Generate") {
+		t.Errorf("table:\n%s", out)
 	}
 }
 
