@@ -60,9 +60,9 @@ type benchResult struct {
 	AllocsPerOp int64   `json:"allocsPerOp"`
 	BytesPerOp  int64   `json:"bytesPerOp"`
 	Iterations  int     `json:"iterations"`
-	// Errors counts calls that returned an error, which then measure the
-	// error path: a SCRU64 stream that ran more than 10 s ahead of the
-	// clock with a long -benchtime.
+	// Errors counts calls that failed, which then measure the error path:
+	// a SCRU64 stream that ran more than 10 s ahead of the clock with a
+	// long -benchtime, or a parse that did not return the expected ID.
 	Errors int64 `json:"errors,omitempty"`
 }
 
@@ -286,119 +286,201 @@ func (p *progress) done() {
 	}
 }
 
-// Sinks keep the compiler from dropping the work of pure functions.
-var (
-	sink128    scru128.ID
-	sink64     scru64.ID
-	sinkULID   ulid.ULID
-	sinkFlake  ulidflake.ID
-	sinkLegacy legacy.ID
-)
-
 // benchCases lists the cases: for each format, minting from its ordered
 // generator on one goroutine and on all, encoding and parsing; for SCRU128
-// also its Pool.
+// also its Pool. Each loop calls the package directly, not through a
+// function value, so that the figures hold no indirect call. A call that
+// fails, or a parse that returns another ID, is counted.
 func benchCases() []benchCase {
-	// mint measures one generator's mint on one goroutine, or on all with
-	// RunParallel; a call that fails is counted.
-	mint := func(format, op string, parallel bool, newGen func() func() error) benchCase {
-		return benchCase{format, op, parallel, func(b *testing.B, errs *atomic.Int64) {
-			next := newGen()
-			if parallel {
-				b.RunParallel(func(pb *testing.PB) {
-					for pb.Next() {
-						if next() != nil {
-							errs.Add(1)
-						}
-					}
-				})
-				return
-			}
+	// SCRU64 node ID size 1 leaves a 23-bit counter, 8 million IDs per
+	// 256-ms tick, so the stream does not run ahead of the clock.
+	scru64Spec, _ := scru64.NewNodeSpecWithNodeID(0, 1)
+	const (
+		text128    = "0372hg16csmsm50l8dikcvukc"
+		text64     = "0u375nxqh5cq"
+		textULID   = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+		textFlake  = "00CMXB6TAK4SA"
+		textLegacy = "0LQKPL5UFSUA7KQRAR5KB7MO1I"
+	)
+	id128, id64, idULID := scru128.MustParse(text128), scru64.MustParse(text64), ulid.MustParse(textULID)
+	idFlake, idLegacy := ulidflake.MustParse(textFlake), legacy.MustParse(textLegacy)
+	count := func(errs *atomic.Int64, err error) {
+		if err != nil {
+			errs.Add(1)
+		}
+	}
+	return []benchCase{
+		{"scru128", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
+			g := scru128.NewGenerator()
 			for b.Loop() {
-				if next() != nil {
+				_, err := g.Generate()
+				count(errs, err)
+			}
+		}},
+		{"scru128", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
+			g := scru128.NewGenerator()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, err := g.Generate()
+					count(errs, err)
+				}
+			})
+		}},
+		{"scru128", "mint Pool.Generate", false, func(b *testing.B, _ *atomic.Int64) {
+			p := scru128.NewPool()
+			for b.Loop() {
+				p.Generate()
+			}
+		}},
+		{"scru128", "mint Pool.Generate", true, func(b *testing.B, _ *atomic.Int64) {
+			p := scru128.NewPool()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					p.Generate()
+				}
+			})
+		}},
+		{"scru128", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf, _ = id128.AppendText(buf[:0])
+			}
+		}},
+		{"scru128", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
+			for b.Loop() {
+				if id, err := scru128.Parse(text128); err != nil || id != id128 {
 					errs.Add(1)
 				}
 			}
-		}}
-	}
-	both := func(format, op string, newGen func() func() error) []benchCase {
-		return []benchCase{mint(format, op, false, newGen), mint(format, op, true, newGen)}
-	}
-	codec := func(format string, encode func([]byte) []byte, parse func()) []benchCase {
-		return []benchCase{
-			{format, "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-				buf := make([]byte, 0, 64)
-				for b.Loop() {
-					buf = encode(buf[:0])
+		}},
+
+		{"scru64", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
+			g := scru64.NewGenerator(scru64Spec)
+			for b.Loop() {
+				_, err := g.Generate()
+				count(errs, err)
+			}
+		}},
+		{"scru64", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
+			g := scru64.NewGenerator(scru64Spec)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, err := g.Generate()
+					count(errs, err)
 				}
-			}},
-			{format, "parse Parse", false, func(b *testing.B, _ *atomic.Int64) {
-				for b.Loop() {
-					parse()
+			})
+		}},
+		{"scru64", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf, _ = id64.AppendText(buf[:0])
+			}
+		}},
+		{"scru64", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
+			for b.Loop() {
+				if id, err := scru64.Parse(text64); err != nil || id != id64 {
+					errs.Add(1)
 				}
-			}},
-		}
+			}
+		}},
+
+		{"ulid", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
+			g := ulid.NewGenerator()
+			for b.Loop() {
+				_, err := g.Generate()
+				count(errs, err)
+			}
+		}},
+		{"ulid", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
+			g := ulid.NewGenerator()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, err := g.Generate()
+					count(errs, err)
+				}
+			})
+		}},
+		{"ulid", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf, _ = idULID.AppendText(buf[:0])
+			}
+		}},
+		{"ulid", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
+			for b.Loop() {
+				if id, err := ulid.Parse(textULID); err != nil || id != idULID {
+					errs.Add(1)
+				}
+			}
+		}},
+
+		// Ulid-Flake: a few thousand IDs fit in a millisecond, so minting
+		// waits for the next one; GenerateOrWait measures the rate that
+		// allows.
+		{"ulidflake", "mint Generator.GenerateOrWait", false, func(b *testing.B, errs *atomic.Int64) {
+			g, err := ulidflake.NewGenerator()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				_, err := g.GenerateOrWait()
+				count(errs, err)
+			}
+		}},
+		{"ulidflake", "mint Generator.GenerateOrWait", true, func(b *testing.B, errs *atomic.Int64) {
+			g, err := ulidflake.NewGenerator()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, err := g.GenerateOrWait()
+					count(errs, err)
+				}
+			})
+		}},
+		{"ulidflake", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf, _ = idFlake.AppendText(buf[:0])
+			}
+		}},
+		{"ulidflake", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
+			for b.Loop() {
+				if id, err := ulidflake.Parse(textFlake); err != nil || id != idFlake {
+					errs.Add(1)
+				}
+			}
+		}},
+
+		{"legacy", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
+			g := legacy.NewGenerator()
+			for b.Loop() {
+				_, err := g.Generate()
+				count(errs, err)
+			}
+		}},
+		{"legacy", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
+			g := legacy.NewGenerator()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, err := g.Generate()
+					count(errs, err)
+				}
+			})
+		}},
+		{"legacy", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf, _ = idLegacy.AppendText(buf[:0])
+			}
+		}},
+		{"legacy", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
+			for b.Loop() {
+				if id, err := legacy.Parse(textLegacy); err != nil || id != idLegacy {
+					errs.Add(1)
+				}
+			}
+		}},
 	}
-
-	var cases []benchCase
-	// SCRU128
-	cases = append(cases, both("scru128", "mint Generator.Generate", func() func() error {
-		g := scru128.NewGenerator()
-		return func() error { _, err := g.Generate(); return err }
-	})...)
-	cases = append(cases, both("scru128", "mint Pool.Generate", func() func() error {
-		p := scru128.NewPool()
-		return func() error { p.Generate(); return nil }
-	})...)
-	id128 := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
-	cases = append(cases, codec("scru128",
-		func(b []byte) []byte { b, _ = id128.AppendText(b); return b },
-		func() { sink128, _ = scru128.Parse("0372hg16csmsm50l8dikcvukc") })...)
-
-	// SCRU64: node ID size 1 leaves a 23-bit counter, 8 million IDs per
-	// 256-ms tick, so the stream does not run ahead of the clock.
-	spec, _ := scru64.NewNodeSpecWithNodeID(0, 1)
-	cases = append(cases, both("scru64", "mint Generator.Generate", func() func() error {
-		g := scru64.NewGenerator(spec)
-		return func() error { _, err := g.Generate(); return err }
-	})...)
-	id64 := scru64.MustParse("0u375nxqh5cq")
-	cases = append(cases, codec("scru64",
-		func(b []byte) []byte { b, _ = id64.AppendText(b); return b },
-		func() { sink64, _ = scru64.Parse("0u375nxqh5cq") })...)
-
-	// ULID
-	cases = append(cases, both("ulid", "mint Generator.Generate", func() func() error {
-		g := ulid.NewGenerator()
-		return func() error { _, err := g.Generate(); return err }
-	})...)
-	idULID := ulid.MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
-	cases = append(cases, codec("ulid",
-		func(b []byte) []byte { b, _ = idULID.AppendText(b); return b },
-		func() { sinkULID, _ = ulid.Parse("01ARZ3NDEKTSV4RRFFQ69G5FAV") })...)
-
-	// Ulid-Flake: a few thousand IDs fit in a millisecond, so minting waits
-	// for the next one; GenerateOrWait measures the rate that allows.
-	cases = append(cases, both("ulidflake", "mint Generator.GenerateOrWait", func() func() error {
-		g, err := ulidflake.NewGenerator()
-		if err != nil {
-			return func() error { return err }
-		}
-		return func() error { _, err := g.GenerateOrWait(); return err }
-	})...)
-	idFlake := ulidflake.MustParse("00CMXB6TAK4SA")
-	cases = append(cases, codec("ulidflake",
-		func(b []byte) []byte { b, _ = idFlake.AppendText(b); return b },
-		func() { sinkFlake, _ = ulidflake.Parse("00CMXB6TAK4SA") })...)
-
-	// Legacy SCRU128
-	cases = append(cases, both("legacy", "mint Generator.Generate", func() func() error {
-		g := legacy.NewGenerator()
-		return func() error { _, err := g.Generate(); return err }
-	})...)
-	idLegacy := legacy.MustParse("0LQKPL5UFSUA7KQRAR5KB7MO1I")
-	cases = append(cases, codec("legacy",
-		func(b []byte) []byte { b, _ = idLegacy.AppendText(b); return b },
-		func() { sinkLegacy, _ = legacy.Parse("0LQKPL5UFSUA7KQRAR5KB7MO1I") })...)
-	return cases
 }
