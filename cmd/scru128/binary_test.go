@@ -306,5 +306,3 @@ func TestBinaryVersion(t *testing.T) {
 		t.Errorf("go run . version: %v\n%s", err, got)
 	}
 }
-
-
