@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Tests of process behaviour (exit statuses, closed and full stdout,
@@ -272,6 +274,23 @@ func TestBinaryInterrupt(t *testing.T) {
 		if spec := readSpec(t, state); spec.NodePrev().String() < ids[len(ids)-1] {
 			t.Errorf("%v: state %v, last ID printed %s", sig, spec, ids[len(ids)-1])
 		}
+	}
+}
+
+// TestBinaryInterruptEndsOtherCommands: only gen catches SIGINT; inspect
+// waiting for stdin ends on it as any program does.
+func TestBinaryInterruptEndsOtherCommands(t *testing.T) {
+	cmd := exec.Command(builtBinary(t), "inspect")
+	stdin, _ := cmd.StdinPipe() // kept open: inspect waits for more
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	waitFor(t, cmd, 5*time.Second)
+	if status, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !status.Signaled() || status.Signal() != syscall.SIGINT {
+		t.Errorf("inspect ended with %v, want death by SIGINT", cmd.ProcessState)
 	}
 }
 

@@ -147,7 +147,8 @@ func runGen(args []string, e *env) int {
 		return failure(e, fmt.Errorf("%s: %s", f.name, reason(err)))
 	}
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
-	c := startControl(e.interrupts)
+	interrupts := e.interrupts()
+	c := startControl(interrupts)
 	err = writeIDs(out, count, m, c)
 	c.end()
 	// Whatever stopped the run, the lines already made go out before any
@@ -167,7 +168,7 @@ func runGen(args []string, e *env) int {
 		status = failure(e, fmt.Errorf("minting %s IDs: %s", f.name, reason(err)))
 	}
 	if restart != nil {
-		if s := restart.finish(e, opts.atMillis != 0); s != exitOK && status == exitOK {
+		if s := restart.finish(e, opts.atMillis != 0, interrupts); s != exitOK && status == exitOK {
 			status = s
 		}
 	}
@@ -373,7 +374,7 @@ func readStateFile(path string) (spec scru64.NodeSpec, found bool, err error) {
 // state file, or prints it and waits until the last ID's tick is over
 // (unless the IDs were stamped with -time, whose tick is not now's). It
 // returns an exit status.
-func (r *scru64Restart) finish(e *env, backfill bool) int {
+func (r *scru64Restart) finish(e *env, backfill bool, interrupts <-chan os.Signal) int {
 	next := r.gen.NodeSpec()
 	if next.NodePrev() == r.start.NodePrev() {
 		return exitOK // no ID was minted
@@ -404,7 +405,7 @@ func (r *scru64Restart) finish(e *env, backfill bool) int {
 	defer timer.Stop()
 	select {
 	case <-timer.C:
-	case <-e.interrupts:
+	case <-interrupts:
 		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
 		return exitFailure
 	}

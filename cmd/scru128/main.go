@@ -49,16 +49,12 @@ func main() {
 	// Without this a write to a closed stdout kills the process with
 	// SIGPIPE; ignored, the write returns EPIPE and gen ends quietly.
 	signal.Ignore(syscall.SIGPIPE)
-	// gen stops minting on these, finishes its output and, for SCRU64,
-	// saves or prints where to continue; other commands end as usual.
-	interrupts := make(chan os.Signal, 2)
-	signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
 	os.Exit(run(os.Args[1:], &env{
-		stdin:      os.Stdin,
-		stdout:     os.Stdout,
-		stderr:     os.Stderr,
-		getenv:     os.Getenv,
-		interrupts: interrupts,
+		stdin:  os.Stdin,
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		getenv: os.Getenv,
+		notify: func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) },
 	}))
 }
 
@@ -68,8 +64,21 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// interrupts delivers SIGINT and SIGTERM; nil in tests that send none.
-	interrupts <-chan os.Signal
+	// notify makes SIGINT and SIGTERM arrive on c instead of ending the
+	// process. gen asks for it, to finish its output and, for SCRU64, save
+	// or print where to continue; the other commands end as usual. Tests
+	// send on c themselves, or leave notify nil.
+	notify func(c chan<- os.Signal)
+}
+
+// interrupts returns a channel on which SIGINT and SIGTERM arrive from now
+// on.
+func (e *env) interrupts() <-chan os.Signal {
+	c := make(chan os.Signal, 2)
+	if e.notify != nil {
+		e.notify(c)
+	}
+	return c
 }
 
 // Exit statuses.
@@ -125,6 +134,10 @@ Print the usage of scru128, or of one command: gen, inspect, bench, version.
 `
 
 func runHelp(args []string, e *env) int {
+	args, status, ok := parseCommandFlags(e, "help", helpUsage, newFlagSet("help"), args)
+	if !ok {
+		return status
+	}
 	switch len(args) {
 	case 0:
 		return printUsage(e, topUsage)

@@ -156,7 +156,7 @@ func TestHelpGoesToStdoutWithStatus0(t *testing.T) {
 		{[]string{"inspect", "0372hg16csmsm50l8dikcvukc", "-h"}, inspectUsage},
 		{[]string{"bench", "-h"}, benchUsage}, {[]string{"help", "bench"}, benchUsage},
 		{[]string{"version", "-h"}, versionUsage}, {[]string{"help", "version"}, versionUsage},
-		{[]string{"help", "help"}, helpUsage},
+		{[]string{"help", "help"}, helpUsage}, {[]string{"help", "-h"}, helpUsage},
 	} {
 		out, errOut, status := runCLI(t, "", tc.args...)
 		if status != 0 || out != tc.want || errOut != "" {
@@ -592,10 +592,9 @@ func TestSlowStreamIsFlushedEvery100ms(t *testing.T) {
 }
 
 func TestInterruptStopsGen(t *testing.T) {
-	interrupts := make(chan os.Signal, 1)
 	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: os.Getenv, interrupts: interrupts}
-	time.AfterFunc(50*time.Millisecond, func() { interrupts <- os.Interrupt })
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: os.Getenv,
+		notify: func(c chan<- os.Signal) { time.AfterFunc(50*time.Millisecond, func() { c <- os.Interrupt }) }}
 	status := run([]string{"gen", "-stream"}, e)
 	if status != 130 || errOut.Len() != 0 || out.Len() == 0 || !strings.HasSuffix(out.String(), "\n") || out.Len()%26 != 0 {
 		t.Errorf("status %d, stderr %q, %d bytes of output", status, errOut.String(), out.Len())
