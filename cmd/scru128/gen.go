@@ -373,22 +373,26 @@ func readStateFile(path string) (spec scru64.NodeSpec, found bool, err error) {
 // finish runs after the last ID: it saves the spec to continue from in the
 // state file, or prints it and waits until the last ID's tick is over
 // (unless the IDs were stamped with -time, whose tick is not now's). It
-// returns an exit status.
+// waits too if the state file could not be written, since the next run
+// would then continue from an older ID. It returns an exit status.
 func (r *scru64Restart) finish(e *env, backfill bool, interrupts <-chan os.Signal) int {
 	next := r.gen.NodeSpec()
 	if next.NodePrev() == r.start.NodePrev() {
 		return exitOK // no ID was minted
 	}
+	status := exitOK
 	if r.statePath != "" {
-		if err := writeStateFile(r.statePath, next.String()+"\n"); err != nil {
-			warn(e, fmt.Sprintf("%v; to continue after the last ID, pass -node %s next time", err, next))
-			return exitFailure
+		err := writeStateFile(r.statePath, next.String()+"\n")
+		if err == nil {
+			return exitOK
 		}
-		return exitOK
+		warn(e, fmt.Sprintf("%v; to continue after the last ID, pass -node %s next time", err, next))
+		status = exitFailure
+	} else {
+		warn(e, fmt.Sprintf("to continue after the last ID, pass -node %s next time (or use -state FILE)", next))
 	}
-	warn(e, fmt.Sprintf("to continue after the last ID, pass -node %s next time (or use -state FILE)", next))
 	if backfill {
-		return exitOK
+		return status
 	}
 	// The last ID's tick ends at (timestamp+1)*256 ms. A fresh generator
 	// with the same node ID starts at the clock's tick, so once that tick is
@@ -396,7 +400,7 @@ func (r *scru64Restart) finish(e *env, backfill bool, interrupts <-chan os.Signa
 	tickEnd := time.UnixMilli(int64(next.NodePrev().Timestamp()+1) << 8)
 	wait := time.Until(tickEnd)
 	if wait <= 0 {
-		return exitOK
+		return status
 	}
 	if wait > time.Second {
 		warn(e, fmt.Sprintf("waiting %v for the clock to pass the last ID's tick", wait.Round(time.Millisecond)))
@@ -409,7 +413,7 @@ func (r *scru64Restart) finish(e *env, backfill bool, interrupts <-chan os.Signa
 		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
 		return exitFailure
 	}
-	return exitOK
+	return status
 }
 
 // writeStateFile replaces the file at path with data atomically: it writes

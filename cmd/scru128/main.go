@@ -6,8 +6,16 @@
 //
 //	go install github.com/fastid/scru128/cmd/scru128@latest
 //
-// and run `scru128 help` for its usage, which is the text of [topUsage] and
-// of each command's usage constant.
+// Its commands:
+//
+//	scru128 gen      print new IDs, one per line, or convert them to UUIDs or hex
+//	scru128 inspect  print the fields of IDs, UUIDs or hex as JSON
+//	scru128 bench    measure minting, encoding and parsing on this machine
+//	scru128 version  print the version and how the binary was built
+//
+// scru128 help, and scru128 help <command>, describe every flag. The exit
+// status is 0 on success, 1 when something failed (an invalid ID, output that
+// could not be written) and 2 for a usage error.
 package main
 
 import (

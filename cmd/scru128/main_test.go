@@ -806,10 +806,14 @@ func TestSCRU64StateFile(t *testing.T) {
 	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 2 || !strings.Contains(errOut, "needs a node spec") {
 		t.Errorf("an empty state file: status %d, %q", status, errOut)
 	}
-	// An unwritable state file is reported, with the spec to use.
-	_, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(dir, "missing", "node"))
+	// An unwritable state file is reported, with the spec to use, and the
+	// tick waited out as without one.
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(dir, "missing", "node"))
 	if status != 1 || !strings.Contains(errOut, "writing the state file") || !strings.Contains(errOut, "pass -node ") {
 		t.Errorf("an unwritable state file: status %d, %q", status, errOut)
+	}
+	if last := scru64.MustParse(strings.TrimSpace(out)); time.Now().UnixMilli() < int64(last.Timestamp()+1)<<8 {
+		t.Errorf("an unwritable state file: returned inside the last ID's tick")
 	}
 }
 
