@@ -72,9 +72,11 @@ func detect(text string) []format {
 
 // mintOptions are gen's choices that shape a minter.
 type mintOptions struct {
-	out      outputForm
-	batch    int   // how many IDs the run needs at most, to size batches
-	atMillis int64 // gen -time as Unix milliseconds; 0 means now
+	out   outputForm
+	batch int // how many IDs the run needs at most, to size batches
+	// atMillis is gen -time as Unix milliseconds, or 0 for now: no format's
+	// generator accepts time 0, so gen never passes it for -time.
+	atMillis int64
 	// scru64 is the generator of a scru64 run, made by gen from the node
 	// spec so that it can save where to continue when the run ends.
 	scru64 *scru64.Generator
