@@ -1,23 +1,24 @@
-// Command scru128 generates and inspects time-ordered IDs: SCRU128 by
-// default, and the other formats of this module.
+// Command scru128 mints and inspects time-ordered IDs: SCRU128 by default,
+// and SCRU64, ULID, Ulid-Flake and the legacy SCRU128 form. It also measures
+// this module on the machine it runs on.
 //
-// Usage:
+// Install it with
 //
-//	scru128 gen [-format F] [-n N] [-node SPEC]
-//	    print N new IDs, one per line (default 1); -n 0 streams until
-//	    stdout closes. -node sets the node spec of scru64 (default:
-//	    $SCRU64_NODE_SPEC).
-//	scru128 inspect [-format F] [ID ...]
-//	    print the fields of each ID as a JSON object, one per line; the
-//	    format is chosen by the length of each ID unless -format is given.
-//	    Without arguments, read IDs from stdin, one per line.
+//	go install github.com/fastid/scru128/cmd/scru128@latest
 //
-// inspect reports an invalid ID on stderr, goes on with the rest and exits
-// with status 1.
+// Its commands:
+//
+//	scru128 gen      print new IDs, one per line, or convert them to UUIDs or hex
+//	scru128 inspect  print the fields of IDs, UUIDs or hex as JSON
+//	scru128 bench    measure minting, encoding and parsing on this machine
+//	scru128 version  print the version and how the binary was built
+//
+// scru128 help, and scru128 help <command>, describe every flag. The exit
+// status is 0 on success, 1 when something failed (an invalid ID, output that
+// could not be written) and 2 for a usage error.
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,186 +29,183 @@ import (
 	"syscall"
 )
 
-func usage() string {
-	return `Usage:
-  scru128 gen [-format ` + formatNames() + `] [-n N] [-node SPEC]
-      print N new IDs, one per line (default 1); -n 0 streams until
-      stdout is closed; -node sets the scru64 node spec, such as 42/8
-      (default: $SCRU64_NODE_SPEC)
-  scru128 inspect [-format F] [ID ...]
-      print the fields of each ID as JSON, one object per line; the format
-      is chosen by each ID's length unless -format is given; with no IDs,
-      read them from stdin, one per line
+const topUsage = `scru128 mints and inspects time-ordered IDs: SCRU128 by default, and SCRU64,
+ULID, Ulid-Flake and the legacy SCRU128 form.
 
-inspect reports an invalid ID on stderr, goes on with the others and exits
-with status 1.
+Usage:
+  scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
+              [-node SPEC] [-state FILE]
+      print new IDs, one per line
+  scru128 inspect [-format F] [-local] [ID ...]
+      print the fields of each ID (or of each line of stdin) as JSON
+  scru128 bench [-benchtime D] [-format F] [-json]
+      measure minting, encoding and parsing on this machine
+  scru128 version
+      print the version and how this binary was built
+  scru128 help [command]
+      print this text, or a command's flags
+
+Formats (-format, in any case): scru128 (the default), scru64, ulid,
+ulidflake, legacy. Flags may come before or after other arguments; "--" ends
+the flags.
+
+Exit status: 0 on success, 1 when something failed (an invalid ID, output
+that could not be written), 2 for a usage error.
 `
-}
 
 func main() {
 	// Without this a write to a closed stdout kills the process with
 	// SIGPIPE; ignored, the write returns EPIPE and gen ends quietly.
 	signal.Ignore(syscall.SIGPIPE)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], &env{
+		stdin:  os.Stdin,
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		getenv: os.Getenv,
+		notify: func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) },
+	}))
+}
+
+// env is what a command may touch of the outside world, so tests can run
+// the whole program in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// notify makes SIGINT and SIGTERM arrive on c instead of ending the
+	// process. gen asks for it, to finish its output and, for SCRU64, save
+	// or print where to continue; the other commands end as usual. Tests
+	// send on c themselves, or leave notify nil.
+	notify func(c chan<- os.Signal)
+}
+
+// interrupts returns a channel on which SIGINT and SIGTERM arrive from now
+// on.
+func (e *env) interrupts() <-chan os.Signal {
+	c := make(chan os.Signal, 2)
+	if e.notify != nil {
+		e.notify(c)
+	}
+	return c
+}
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// command is one subcommand: its usage text, what it runs, and a new set
+// of its flags (for tests that hold the usage texts to them).
+type command struct {
+	usage string
+	run   func(args []string, e *env) int
+	flags func() *flag.FlagSet
+}
+
+// commands is filled in init, because help refers back to it.
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"gen":     {genUsage, runGen, func() *flag.FlagSet { fs, _ := newGenFlags(); return fs }},
+		"inspect": {inspectUsage, runInspect, func() *flag.FlagSet { fs, _, _ := newInspectFlags(); return fs }},
+		"bench":   {benchUsage, runBench, func() *flag.FlagSet { fs, _, _, _ := newBenchFlags(); return fs }},
+		"version": {versionUsage, runVersion, func() *flag.FlagSet { return newFlagSet("version") }},
+		"help":    {helpUsage, runHelp, func() *flag.FlagSet { return newFlagSet("help") }},
+	}
 }
 
 // run is the whole program; it returns the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, e *env) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage())
-		return 2
+		fmt.Fprint(e.stderr, topUsage)
+		return exitUsage
 	}
 	switch args[0] {
-	case "gen":
-		return gen(args[1:], stdout, stderr)
-	case "inspect":
-		return inspect(args[1:], stdin, stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage())
-		return 0
+	case "-h", "-help", "--help":
+		return printUsage(e, topUsage)
+	case "-version", "--version":
+		return runVersion(nil, e)
 	}
-	fmt.Fprintf(stderr, "scru128: unknown command %q\n\n%s", args[0], usage())
-	return 2
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return usageFailure(e, "", fmt.Sprintf("unknown command %q (want gen, inspect, bench, version or help)", args[0]))
+	}
+	return cmd.run(args[1:], e)
 }
 
-func gen(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("scru128 gen", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	n := flags.Int64("n", 1, "number of IDs to print; 0 streams until stdout is closed")
-	name := flags.String("format", formats[0].name, "ID format: "+formatNames())
-	node := flags.String("node", "", "node spec for scru64, such as 42/8 (default: $SCRU64_NODE_SPEC)")
-	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: scru128 gen [-format %s] [-n N] [-node SPEC]\n", formatNames())
-		flags.PrintDefaults()
+const helpUsage = `Usage: scru128 help [command]
+
+Print the usage of scru128, or of one command: gen, inspect, bench, version.
+`
+
+func runHelp(args []string, e *env) int {
+	args, status, ok := parseCommandFlags(e, "help", helpUsage, newFlagSet("help"), args)
+	if !ok {
+		return status
 	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	switch len(args) {
+	case 0:
+		return printUsage(e, topUsage)
+	case 1:
+		if cmd, ok := commands[args[0]]; ok {
+			return printUsage(e, cmd.usage)
 		}
-		return 2
+		return usageFailure(e, "help", fmt.Sprintf("unknown command %q", args[0]))
 	}
-	f, ok := formatByName(*name)
-	if flags.NArg() > 0 || *n < 0 || !ok {
-		if !ok {
-			fmt.Fprintf(stderr, "scru128: unknown format %q\n", *name)
-		}
-		flags.Usage()
-		return 2
-	}
-	mint, err := f.newMinter(*node)
-	if err != nil {
-		fmt.Fprintf(stderr, "scru128: %v\n", err)
-		return 2
-	}
-	err = writeIDs(stdout, *n, mint)
-	if err != nil && !isClosedPipe(err) {
-		fmt.Fprintf(stderr, "scru128: %v\n", err)
-		return 1
-	}
-	return 0
+	return usageFailure(e, "help", "give at most one command")
 }
 
-// writeIDs writes n IDs from mint (forever if n is 0), one per line,
-// through a 64 KiB buffer that mint writes into directly.
-func writeIDs(w io.Writer, n int64, mint func([]byte) ([]byte, error)) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	for i := int64(0); n == 0 || i < n; i++ {
-		if bw.Available() < 64 {
-			if err := bw.Flush(); err != nil {
-				return err
-			}
-		}
-		buf, err := mint(bw.AvailableBuffer())
-		if err != nil {
-			return err
-		}
-		bw.Write(append(buf, '\n')) // cannot fail: it fits the buffer
+// printUsage writes a usage text asked for with -h or help to stdout.
+func printUsage(e *env, text string) int {
+	if _, err := io.WriteString(e.stdout, text); err != nil && !isClosedPipe(err) {
+		return failure(e, fmt.Errorf("writing output: %w", err))
 	}
-	return bw.Flush()
+	return exitOK
+}
+
+// usageFailure reports a usage error on stderr, with the reason and where to
+// read the usage, and returns exitUsage. cmd is the subcommand, or "".
+func usageFailure(e *env, cmd, reason string) int {
+	prefix, help := "scru128: ", "scru128 help"
+	if cmd != "" {
+		prefix, help = "scru128 "+cmd+": ", "scru128 "+cmd+" -h"
+	}
+	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, reason, help)
+	return exitUsage
+}
+
+// failure reports err on stderr and returns exitFailure.
+func failure(e *env, err error) int {
+	warn(e, err.Error())
+	return exitFailure
+}
+
+// warn writes one line to stderr with the program's prefix.
+func warn(e *env, msg string) {
+	fmt.Fprintf(e.stderr, "scru128: %s\n", msg)
 }
 
 // isClosedPipe reports whether err means the reader of stdout went away,
-// the normal end of `scru128 gen -n 0 | head`.
+// the normal end of `scru128 gen -stream | head`.
 func isClosedPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
-func inspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("scru128 inspect", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	name := flags.String("format", "", "ID format (default: chosen by the length of each ID): "+formatNames())
-	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: scru128 inspect [-format %s] [ID ...]\n", formatNames())
-		flags.PrintDefaults()
-	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	var forced []format
-	if *name != "" {
-		f, ok := formatByName(*name)
-		if !ok {
-			fmt.Fprintf(stderr, "scru128: unknown format %q\n", *name)
-			return 2
-		}
-		forced = []format{f}
-	}
-	bw := bufio.NewWriter(stdout)
-	defer bw.Flush()
-	status := 0
-	report := func(input string) {
-		out, err := describe(input, forced)
-		if err != nil {
-			bw.Flush() // keep stdout and stderr in input order
-			fmt.Fprintf(stderr, "scru128: %q: %v\n", input, err)
-			status = 1
-			return
-		}
-		bw.Write(out)
-	}
-	if flags.NArg() > 0 {
-		for _, a := range flags.Args() {
-			report(a)
-		}
-		return status
-	}
-	sc := bufio.NewScanner(stdin)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		report(line)
-	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "scru128: reading stdin: %v\n", err)
-		return 1
-	}
-	return status
-}
+// libraryPrefixes are the prefixes of this module's error texts.
+var libraryPrefixes = []string{"scru128: ", "scru64: ", "ulid: ", "ulidflake: ", "legacy: "}
 
-// describe returns one JSON object, and a newline, for input in the first
-// of the candidate formats (those forced, or those of its length) that
-// parses it; the error is the first format's.
-func describe(input string, candidates []format) ([]byte, error) {
-	if candidates == nil {
-		candidates = detect(input)
-	}
-	if len(candidates) == 0 {
-		return nil, fmt.Errorf("%w (%d bytes)", errNoFormat, len(input))
-	}
-	var firstErr error
-	for _, f := range candidates {
-		out, err := f.inspect(nil, input)
-		if err == nil {
-			return append(out, "}\n"...), nil
-		}
-		if firstErr == nil {
-			firstErr = fmt.Errorf("%s: %w", f.name, err)
+// reason returns err's text without this module's package prefix, so that a
+// message the tool wraps carries one prefix, its own: "value out of range",
+// not "scru128: value out of range" after "scru128: ".
+func reason(err error) string {
+	s := err.Error()
+	for _, p := range libraryPrefixes {
+		if strings.HasPrefix(s, p) {
+			return s[len(p):]
 		}
 	}
-	return nil, firstErr
+	return s
 }

@@ -5,251 +5,898 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fastid/scru128"
+	"github.com/fastid/scru128/legacy"
+	"github.com/fastid/scru128/scru64"
+	"github.com/fastid/scru128/ulid"
+	"github.com/fastid/scru128/ulidflake"
 )
+
+// testEnv returns an env with the given stdin and environment variables
+// (none by default, whatever the test process has).
+func testEnv(stdin string, vars map[string]string) (*env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &env{
+		stdin:  strings.NewReader(stdin),
+		stdout: &out,
+		stderr: &errOut,
+		getenv: func(k string) string { return vars[k] },
+	}, &out, &errOut
+}
 
 func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	status = run(args, strings.NewReader(stdin), &out, &errOut)
+	e, out, errOut := testEnv(stdin, nil)
+	status = run(args, e)
 	return out.String(), errOut.String(), status
 }
 
-func TestGenPrintsIncreasingIDs(t *testing.T) {
-	out, errOut, status := runCLI(t, "", "gen", "-n", "1000")
-	if status != 0 || errOut != "" {
-		t.Fatalf("status %d, stderr %q", status, errOut)
-	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 1000 {
-		t.Fatalf("%d lines, want 1000", len(lines))
-	}
-	prev := scru128.ID{}
-	for _, l := range lines {
-		id, err := scru128.Parse(l)
-		if err != nil || id.Compare(prev) <= 0 {
-			t.Fatalf("line %q: %v (previous %s)", l, err, prev)
+func lines(s string) []string {
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func TestGenPrintsIncreasingIDsInEachFormat(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		length int
+	}{{"scru128", 25}, {"scru64", 12}, {"ulid", 26}, {"ulidflake", 13}, {"legacy", 26}} {
+		args := []string{"gen", "-format", tc.format, "-n", "3000"}
+		if tc.format == "scru64" {
+			args = append(args, "-node", "0/1")
 		}
-		prev = id
+		out, errOut, status := runCLI(t, "", args...)
+		if status != 0 || (tc.format != "scru64" && errOut != "") {
+			t.Fatalf("%q: status %d, stderr %q", args, status, errOut)
+		}
+		ls := lines(out)
+		if len(ls) != 3000 {
+			t.Fatalf("%s: %d lines, want 3000", tc.format, len(ls))
+		}
+		for i, l := range ls {
+			if len(l) != tc.length || i > 0 && l <= ls[i-1] {
+				t.Fatalf("%s: line %d %q after %q", tc.format, i+1, l, ls[max(i-1, 0)])
+			}
+		}
+		// Each is valid in its format: inspect reads them back.
+		if _, errOut, status := runCLI(t, out, "inspect", "-format", tc.format); status != 0 {
+			t.Fatalf("%s: inspect: status %d, %s", tc.format, status, errOut)
+		}
 	}
 }
 
-func TestGenDefaultsToOne(t *testing.T) {
+func TestGenDefaultsToOneAndZeroPrintsNothing(t *testing.T) {
 	out, _, status := runCLI(t, "", "gen")
 	if status != 0 || len(out) != 26 {
-		t.Fatalf("status %d, output %q", status, out)
+		t.Fatalf("gen: status %d, output %q", status, out)
+	}
+	out, errOut, status := runCLI(t, "", "gen", "-n", "0")
+	if status != 0 || out != "" || errOut != "" {
+		t.Fatalf("gen -n 0: status %d, %q %q", status, out, errOut)
 	}
 }
 
-func TestGenRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"gen", "-n", "-1"}, {"gen", "-n", "x"}, {"gen", "extra"}, {"gen", "-format", "nope"},
-		{"gen", "-node", "42/8"}, {"inspect", "-format", "nope"}, {"frobnicate"}, {}} {
-		if _, _, status := runCLI(t, "", args...); status != 2 {
-			t.Errorf("%q: status %d, want 2", args, status)
+func TestUsageErrorsGiveTheReasonOnStderr(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "-n", "-1"}, "scru128 gen: -n -1: want 0 or more"},
+		{[]string{"gen", "-n", "3", "extra"}, `scru128 gen: unexpected argument "extra"`},
+		{[]string{"gen", "-n", "x"}, `invalid value "x" for flag -n`},
+		{[]string{"gen", "-x"}, "flag provided but not defined: -x"},
+		{[]string{"gen", "-format"}, "flag needs an argument: -format"},
+		{[]string{"gen", "-format", "nope"}, `unknown format "nope" (want scru128, scru64, ulid, ulidflake, legacy)`},
+		{[]string{"gen", "-stream", "-n", "3"}, "-n and -stream exclude each other"},
+		{[]string{"gen", "-uuid", "-hex"}, "-uuid and -hex exclude each other"},
+		{[]string{"gen", "-format", "ulidflake", "-uuid"}, "-uuid needs a 128-bit format"},
+		{[]string{"gen", "-node", "42/8"}, "-node applies to -format scru64 only"},
+		{[]string{"gen", "-state", "f"}, "-state applies to -format scru64 only"},
+		{[]string{"gen", "-time", "yesterday"}, `-time "yesterday": want RFC 3339`},
+		{[]string{"gen", "-time", "2024-05-01"}, "Unix milliseconds, such as 1714564800000"},
+		{[]string{"gen", "-time", "0"}, "-time 0 is outside the times a scru128 ID can hold (1970-01-01T00:00:00.001Z to 10889-08-02T05:31:50.655Z)"},
+		{[]string{"gen", "-format", "legacy", "-time", "2019-12-31T23:59:59Z"}, "outside the times a legacy ID can hold (2020-01-01T00:00:00.000Z"},
+		{[]string{"gen", "-format", "scru64", "-node", "1024/8"}, `-node: invalid node spec "1024/8": node ID 1024 does not fit in 8 bits`},
+		{[]string{"inspect", "-format", "nope"}, `scru128 inspect: unknown format "nope"`},
+		{[]string{"inspect", "-q"}, "flag provided but not defined: -q"},
+		{[]string{"bench", "-benchtime", "0"}, `-benchtime "0": want a duration`},
+		{[]string{"bench", "-format", "uuid"}, `unknown format "uuid"`},
+		{[]string{"bench", "now"}, `unexpected argument "now"`},
+		{[]string{"version", "now"}, `unexpected argument "now"`},
+		{[]string{"help", "nope"}, `scru128 help: unknown command "nope"`},
+		{[]string{"frobnicate"}, `scru128: unknown command "frobnicate"`},
+	} {
+		out, errOut, status := runCLI(t, "", tc.args...)
+		if status != 2 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want status 2 and %q", tc.args, status, out, errOut, tc.want)
+		}
+		prefixes := strings.Count(errOut, "scru128: ") + strings.Count(errOut, "scru128 "+tc.args[0]+": ")
+		if prefixes != 1 || !strings.Contains(errOut, "Run 'scru128") || containsLibraryPrefix(errOut) {
+			t.Errorf("%q: stderr %q: want one prefix and where to read the usage", tc.args, errOut)
+		}
+	}
+	// No command at all: the usage, on stderr.
+	out, errOut, status := runCLI(t, "")
+	if status != 2 || out != "" || errOut != topUsage {
+		t.Errorf("no arguments: status %d, %q %q", status, out, errOut)
+	}
+}
+
+// containsLibraryPrefix reports whether s repeats a package's error prefix
+// after the tool's own.
+func containsLibraryPrefix(s string) bool {
+	for _, p := range libraryPrefixes {
+		if strings.Contains(s, ": "+p) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHelpGoesToStdoutWithStatus0(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h"}, topUsage}, {[]string{"--help"}, topUsage}, {[]string{"-help"}, topUsage}, {[]string{"help"}, topUsage},
+		{[]string{"gen", "-h"}, genUsage}, {[]string{"gen", "--help"}, genUsage}, {[]string{"help", "gen"}, genUsage},
+		{[]string{"gen", "-n", "3", "-help"}, genUsage},
+		{[]string{"inspect", "-h"}, inspectUsage}, {[]string{"help", "inspect"}, inspectUsage},
+		{[]string{"inspect", "0372hg16csmsm50l8dikcvukc", "-h"}, inspectUsage},
+		{[]string{"bench", "-h"}, benchUsage}, {[]string{"help", "bench"}, benchUsage},
+		{[]string{"version", "-h"}, versionUsage}, {[]string{"help", "version"}, versionUsage},
+		{[]string{"help", "help"}, helpUsage}, {[]string{"help", "-h"}, helpUsage},
+	} {
+		out, errOut, status := runCLI(t, "", tc.args...)
+		if status != 0 || out != tc.want || errOut != "" {
+			t.Errorf("%q: status %d, stdout %.40q, stderr %q", tc.args, status, out, errOut)
 		}
 	}
 }
 
-func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"gen", "-h"}, {"inspect", "-h"}} {
-		out, errOut, status := runCLI(t, "", args...)
-		if status != 0 || !strings.Contains(out+errOut, "Usage") {
-			t.Errorf("%q: status %d, output %q %q", args, status, out, errOut)
+// TestUsageNamesEveryFlag holds each usage text to the flags its command
+// defines, both ways.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	for name, cmd := range commands {
+		defined := map[string]bool{}
+		cmd.flags().VisitAll(func(f *flag.Flag) { defined[f.Name] = true })
+		for flagName := range defined {
+			if !strings.Contains(cmd.usage, "\n  -"+flagName+" ") {
+				t.Errorf("%s usage does not describe -%s", name, flagName)
+			}
+			if !strings.Contains(topUsage, "-"+flagName) {
+				t.Errorf("the top-level usage does not show %s -%s", name, flagName)
+			}
+		}
+		for _, line := range strings.Split(cmd.usage, "\n") {
+			if rest, ok := strings.CutPrefix(line, "  -"); ok {
+				if flagName, _, _ := strings.Cut(rest, " "); !defined[flagName] {
+					t.Errorf("%s usage describes -%s, which it does not define", name, flagName)
+				}
+			}
 		}
 	}
 }
 
-// closingWriter accepts limit bytes, then fails as a closed pipe does.
-type closingWriter struct{ limit int }
+func TestFlagsMayFollowArguments(t *testing.T) {
+	// Valid as a ULID and in the legacy form.
+	out, errOut, status := runCLI(t, "", "inspect", "0123456789ABCDEFGHJKMNPQRS", "-format", "legacy")
+	if status != 0 || !strings.Contains(out, `"format":"legacy"`) {
+		t.Fatalf("inspect ID -format legacy: status %d, %q %q", status, out, errOut)
+	}
+	out, errOut, status = runCLI(t, "", "inspect", "-format=ULID", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "-local=false")
+	if status != 0 || !strings.Contains(out, `"format":"ulid"`) {
+		t.Fatalf("-format=ULID: status %d, %q %q", status, out, errOut)
+	}
+	// "--" ends the flags: what follows is an ID, however it looks.
+	out, errOut, status = runCLI(t, "", "inspect", "--", "-format")
+	if status != 1 || out != "" || !strings.Contains(errOut, `"-format": no ID format has this length`) {
+		t.Fatalf("inspect -- -format: status %d, %q %q", status, out, errOut)
+	}
+}
 
-func (w *closingWriter) Write(p []byte) (int, error) {
+func TestParseFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args       []string
+		format     string
+		local      bool
+		positional []string
+	}{
+		{[]string{"a", "-format", "x", "b"}, "x", false, []string{"a", "b"}},
+		{[]string{"-local", "a", "--format=y"}, "y", true, []string{"a"}},
+		{[]string{"-format", "--", "a"}, "--", false, []string{"a"}}, // a value, not the end of flags
+		{[]string{"a", "--", "-local", "--"}, "", false, []string{"a", "-local", "--"}},
+		{[]string{"-", "-local=true"}, "", true, []string{"-"}},
+	} {
+		fs, format, local := newInspectFlags()
+		positional, err := parseFlags(fs, tc.args)
+		if err != nil || *format != tc.format || *local != tc.local || !slices.Equal(positional, tc.positional) {
+			t.Errorf("%q: format %q local %v positional %q err %v", tc.args, *format, *local, positional, err)
+		}
+	}
+}
+
+func TestFormatNamesIgnoreCase(t *testing.T) {
+	for _, name := range []string{"ULID", "Ulid", "uLiD"} {
+		out, errOut, status := runCLI(t, "", "gen", "-format", name)
+		if status != 0 || len(out) != 27 {
+			t.Errorf("-format %s: status %d, %q %q", name, status, out, errOut)
+		}
+	}
+	out, _, status := runCLI(t, "", "inspect", "-format", "SCRU128", "0372hg16csmsm50l8dikcvukc")
+	if status != 0 || !strings.Contains(out, `"format":"scru128"`) {
+		t.Errorf("inspect -format SCRU128: status %d, %q", status, out)
+	}
+}
+
+// The JSON of each format, field names and order included.
+var inspectVectors = []struct{ input, json string }{
+	{"0372hg16csmsm50l8dikcvukc", `{"format":"scru128","text":"0372hg16csmsm50l8dikcvukc","timestamp":1648973836097,"time":"2022-04-03T08:17:16.097Z","counterHi":8268596,"counterLo":3320878,"entropy":3310577788,"hex":"017fee7fef417e2b3432ac2ec553687c","uuid":"017fee7f-ef41-7e2b-3432-ac2ec553687c","unixMs":1648973836097}`},
+	{"0u375nxqh5cq", `{"format":"scru64","text":"0u375nxqh5cq","timestamp":6557084606,"time":"2023-03-12T09:34:19.136Z","nodeCtr":2777946,"int":110009624767914842,"hex":"0186d52bbe2a635a","unixMs":1678613659136}`},
+	{"01ARZ3NDEKTSV4RRFFQ69G5FAV", `{"format":"ulid","text":"01ARZ3NDEKTSV4RRFFQ69G5FAV","timestamp":1469922850259,"time":"2016-07-30T23:54:10.259Z","entropy":"d6764c61efb99302bd5b","hex":"01563e3ab5d3d6764c61efb99302bd5b","uuid":"01563e3a-b5d3-d676-4c61-efb99302bd5b","unixMs":1469922850259}`},
+	{"00CMXB6TAK4SA", `{"format":"ulidflake","text":"00CMXB6TAK4SA","int":14246757444195114,"timestamp":13586766666,"time":"2024-06-06T06:06:06.666Z","randomness":627498,"scalableRandomness":19609,"scalabilityId":10,"unixMs":1717653966666}`},
+	{"0LQKPL5UFSUA7KQRAR5KB7MO1I", `{"format":"legacy","text":"0LQKPL5UFSUA7KQRAR5KB7MO1I","timestamp":1500339580831,"time":"2067-07-18T00:59:40.831Z","counter":217222989,"perSecRandom":7166765,"perGenRandom":377184306,"hex":"15d53352f9fcf28f4d6d5b2d167b6032","uuid":"15d53352-f9fc-f28f-4d6d-5b2d167b6032","unixMs":3078176380831}`},
+}
+
+func TestInspectPrintsEachFormatsFields(t *testing.T) {
+	for _, v := range inspectVectors {
+		out, errOut, status := runCLI(t, "", "inspect", v.input)
+		if status != 0 || out != v.json+"\n" || errOut != "" {
+			t.Errorf("inspect %s: status %d, stderr %q\n got %s\nwant %s", v.input, status, errOut, out, v.json)
+		}
+	}
+}
+
+func TestInspectJSONMatchesTheLibrary(t *testing.T) {
+	// Field values checked against the packages, for fresh IDs of each format.
+	id := scru128.New()
+	var got struct {
+		Timestamp uint64 `json:"timestamp"`
+		CounterHi uint32 `json:"counterHi"`
+		Entropy   uint32 `json:"entropy"`
+		UUID      string `json:"uuid"`
+		UnixMs    int64  `json:"unixMs"`
+	}
+	out, _, _ := runCLI(t, "", "inspect", id.String())
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Timestamp != id.Timestamp() || got.CounterHi != id.CounterHi() || got.Entropy != id.Entropy() ||
+		got.UnixMs != id.Time().UnixMilli() || strings.ReplaceAll(got.UUID, "-", "") != fmt.Sprintf("%x", id[:]) {
+		t.Errorf("inspect %s = %s", id, out)
+	}
+}
+
+func TestInspectReadsUUIDAndHex(t *testing.T) {
+	want := inspectVectors[0].json + "\n"
+	for _, input := range []string{
+		"017fee7f-ef41-7e2b-3432-ac2ec553687c",
+		"017FEE7F-EF41-7E2B-3432-AC2EC553687C",
+		"017fee7fef417e2b3432ac2ec553687c",
+		"  017FEE7FEF417E2B3432AC2EC553687C\t",
+	} {
+		out, errOut, status := runCLI(t, "", "inspect", input)
+		if status != 0 || out != want {
+			t.Errorf("inspect %q: status %d, %q %q", input, status, out, errOut)
+		}
+	}
+	// -format picks the 128-bit format whose bytes they are.
+	for format, text := range map[string]string{"ulid": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "legacy": "0LQKPL5UFSUA7KQRAR5KB7MO1I"} {
+		var id [16]byte
+		switch format {
+		case "ulid":
+			id = ulid.MustParse(text)
+		case "legacy":
+			id = legacy.MustParse(text)
+		}
+		out, errOut, status := runCLI(t, "", "inspect", "-format", format, uuidString(id))
+		if status != 0 || !strings.Contains(out, `"text":"`+text+`"`) {
+			t.Errorf("inspect -format %s %s: status %d, %q %q", format, uuidString(id), status, out, errOut)
+		}
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"inspect", "017fee7f-ef41-7e2b-3432-ac2ec553687g"}},
+		{[]string{"inspect", "017fee7f+ef41-7e2b-3432-ac2ec553687c"}},
+		{[]string{"inspect", "-format", "scru64", "017fee7fef417e2b3432ac2ec553687c"}},
+		{[]string{"inspect", "-format", "ulidflake", "017fee7f-ef41-7e2b-3432-ac2ec553687c"}},
+	} {
+		out, errOut, status := runCLI(t, "", tc.args...)
+		if status != 1 || out != "" || errOut == "" {
+			t.Errorf("%q: status %d, %q %q", tc.args, status, out, errOut)
+		}
+	}
+	_, errOut, _ := runCLI(t, "", "inspect", "017fee7f-ef41-7e2b-3432-ac2ec553687g")
+	if !strings.Contains(errOut, "invalid character 'g' at offset 35") {
+		t.Errorf("stderr %q lacks the bad character's offset", errOut)
+	}
+	_, errOut, _ = runCLI(t, "", "inspect", "-format", "scru64", "017fee7fef417e2b3432ac2ec553687c")
+	if !strings.Contains(errOut, "not a valid scru64 ID: a UUID or 32 hex digits holds 128 bits") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+func TestInspectLocalTime(t *testing.T) {
+	saved := time.Local
+	defer func() { time.Local = saved }()
+	time.Local = time.FixedZone("JST", 9*3600)
+	out, _, status := runCLI(t, "", "inspect", "-local", "0372hg16csmsm50l8dikcvukc")
+	if status != 0 || !strings.Contains(out, `"time":"2022-04-03T17:17:16.097+09:00"`) || !strings.Contains(out, `"unixMs":1648973836097`) {
+		t.Errorf("inspect -local: %q", out)
+	}
+	out, _, _ = runCLI(t, "", "inspect", "0372hg16csmsm50l8dikcvukc")
+	if !strings.Contains(out, `"time":"2022-04-03T08:17:16.097Z"`) {
+		t.Errorf("inspect without -local: %q", out)
+	}
+}
+
+func TestInspectErrorsCarryOnePrefixAndTheInput(t *testing.T) {
+	for _, tc := range []struct{ input, want string }{
+		{"zzzzzzzzzzzzzzzzzzzzzzzzz", `scru128: "zzzzzzzzzzzzzzzzzzzzzzzzz": not a valid scru128 ID: value out of range` + "\n"},
+		{"0372hg16cs_sm50l8dikcvukc", `scru128: "0372hg16cs_sm50l8dikcvukc": not a valid scru128 ID: invalid character '_' (0x5f) at offset 10` + "\n"},
+		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", `scru128: "8ZZZZZZZZZZZZZZZZZZZZZZZZZ": not a valid ulid ID: `},
+		{"not-an-id", `scru128: "not-an-id": no ID format has this length (9 bytes; `},
+	} {
+		out, errOut, status := runCLI(t, "", "inspect", tc.input)
+		if status != 1 || out != "" || !strings.HasPrefix(errOut, tc.want) {
+			t.Errorf("inspect %s: status %d, stderr %q, want %q", tc.input, status, errOut, tc.want)
+		}
+	}
+	_, errOut, _ := runCLI(t, "", "inspect", "-format", "ulid", "0372hg16csmsm50l8dikcvukc")
+	if errOut != "scru128: \"0372hg16csmsm50l8dikcvukc\": a ulid ID has 26 characters, not 25\n" {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestInspectKeepsInputOrder sends stdout and stderr to one buffer: each
+// error must come between the objects of the lines around it, with its
+// line number.
+func TestInspectKeepsInputOrder(t *testing.T) {
+	in := "0372hg16csmsm50l8dikcvukc\n\nnot-an-id\n  0372ijojuxuhjsfkeryi2mrtm \r\nf5lxx1zz5pnorynqglhzmsp34\n0u375nxqh5cq"
+	var both bytes.Buffer
+	e := &env{stdin: strings.NewReader(in), stdout: &both, stderr: &both, getenv: func(string) string { return "" }}
+	if status := run([]string{"inspect"}, e); status != 1 {
+		t.Fatalf("status %d, want 1", status)
+	}
+	got := lines(both.String())
+	want := []string{
+		`{"format":"scru128","text":"0372hg16csmsm50l8dikcvukc"`,
+		`scru128: line 3: "not-an-id": no ID format has this length`,
+		`{"format":"scru128","text":"0372ijojuxuhjsfkeryi2mrtm"`,
+		`scru128: line 5: "f5lxx1zz5pnorynqglhzmsp34": not a valid scru128 ID: value out of range`,
+		`{"format":"scru64","text":"0u375nxqh5cq"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("output:\n%s", both.String())
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("line %d = %q, want prefix %q", i+1, got[i], want[i])
+		}
+	}
+}
+
+func TestInspectLinesOfAnyLength(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	padded := strings.Repeat(" ", 100_000) + "0372ijojuxuhjsfkeryi2mrtm" + strings.Repeat("\t", 100_000)
+	in := "0372hg16csmsm50l8dikcvukc\n" + long + "\n" + padded + "\n" + strings.Repeat("€", 30) + "\n0u375nxqh5cq\n"
+	out, errOut, status := runCLI(t, in, "inspect")
+	if status != 1 {
+		t.Fatalf("status %d", status)
+	}
+	if n := strings.Count(out, "\n"); n != 3 || !strings.Contains(out, "0372ijojuxuhjsfkeryi2mrtm") || !strings.Contains(out, "0u375nxqh5cq") {
+		t.Errorf("%d objects printed, want 3: %.300q", n, out)
+	}
+	wantErr := `scru128: line 2: "` + strings.Repeat("a", displayMax) + `"... (1048576 bytes): no ID format has this length (1048576 bytes;`
+	errLines := lines(errOut)
+	if len(errLines) != 2 || !strings.HasPrefix(errLines[0], wantErr) {
+		t.Errorf("stderr %q, want first line %q", errOut, wantErr)
+	}
+	if len(errOut) > 400 {
+		t.Errorf("stderr is %d bytes: the long line was not cut", len(errOut))
+	}
+	// A cut never splits a character.
+	if want := `line 4: "` + strings.Repeat("€", displayMax/3) + `"... (90 bytes)`; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q lacks %q", errOut, want)
+	}
+}
+
+func TestLineReaderKeepsLittle(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 1000 {
+		fmt.Fprintf(&in, "%s\n", strings.Repeat("x", i*37))
+	}
+	lr := newLineReader(&in)
+	for i := range 1000 {
+		text, n, err := lr.next()
+		if err != nil || n != i*37 || len(text) != min(n, keepMax) || lr.line != i+1 {
+			t.Fatalf("line %d: %d bytes kept of %d, %v", i+1, len(text), n, err)
+		}
+	}
+	if cap(lr.kept) != keepMax {
+		t.Errorf("kept grew to %d bytes", cap(lr.kept))
+	}
+	if _, _, err := lr.next(); err != io.EOF {
+		t.Errorf("after the last line: %v", err)
+	}
+}
+
+func TestInspectArgumentsAreTrimmedLikeLines(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "inspect", " 0372hg16csmsm50l8dikcvukc\t", "0372hg16csmsm50l8dikcvukc\r")
+	if status != 0 || strings.Count(out, `"text":"0372hg16csmsm50l8dikcvukc"`) != 2 {
+		t.Errorf("status %d, %q %q", status, out, errOut)
+	}
+}
+
+// failingWriter fails every write with err after accepting limit bytes.
+type failingWriter struct {
+	limit int
+	err   error
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
 	if len(p) > w.limit {
 		n := w.limit
 		w.limit = 0
-		return n, os.ErrClosed
+		return n, w.err
 	}
 	w.limit -= len(p)
 	return len(p), nil
 }
 
-func TestGenStreamStopsQuietlyWhenStdoutCloses(t *testing.T) {
-	var errOut bytes.Buffer
-	status := run([]string{"gen", "-n", "0"}, nil, &closingWriter{limit: 1 << 20}, &errOut)
-	if status != 0 || errOut.Len() != 0 {
-		t.Fatalf("status %d, stderr %q", status, errOut.String())
+func TestWriteFailuresAreReported(t *testing.T) {
+	enospc := &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+	for _, args := range [][]string{
+		{"gen"}, {"gen", "-n", "100000"}, {"inspect", "0372hg16csmsm50l8dikcvukc"}, {"version"}, {"help"}, {"gen", "-h"},
+	} {
+		var errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &failingWriter{limit: 10, err: enospc}, stderr: &errOut, getenv: os.Getenv}
+		status := run(args, e)
+		if status != 1 || errOut.String() != "scru128: writing output: write /dev/stdout: no space left on device\n" {
+			t.Errorf("%q: status %d, stderr %q", args, status, errOut.String())
+		}
 	}
 }
 
-// TestGenStreamToClosedPipe runs the real binary into `head`-like reader
-// that stops early: the command must exit 0 and print nothing on stderr.
-func TestGenStreamToClosedPipe(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
+func TestClosedPipeEndsQuietly(t *testing.T) {
+	epipe := &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+	for _, args := range [][]string{{"gen", "-stream"}, {"gen", "-n", "1000000"}, {"inspect"}} {
+		var errOut bytes.Buffer
+		in := strings.Repeat("0372hg16csmsm50l8dikcvukc\n", 100_000)
+		e := &env{stdin: strings.NewReader(in), stdout: &failingWriter{limit: 1 << 20, err: epipe}, stderr: &errOut, getenv: os.Getenv}
+		if status := run(args, e); status != 0 || errOut.Len() != 0 {
+			t.Errorf("%q: status %d, stderr %q", args, status, errOut.String())
+		}
 	}
-	bin := filepath.Join(t.TempDir(), "scru128")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+}
+
+// TestMintFailureFlushesFirst: a -time run at the last millisecond Ulid-Flake
+// can hold fills it, fails to move on, and must print what it made first.
+func TestMintFailureFlushesFirst(t *testing.T) {
+	last := fmt.Sprint(ulidflake.DefaultEpochMillis + ulidflake.MaxTimestamp)
+	var both bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: os.Getenv}
+	status := run([]string{"gen", "-format", "ulidflake", "-time", last, "-n", "100000"}, e)
+	ls := lines(both.String())
+	if status != 1 || len(ls) < 100 {
+		t.Fatalf("status %d, %d lines", status, len(ls))
 	}
-	cmd := exec.Command(bin, "gen", "-n", "0")
-	stdout, _ := cmd.StdoutPipe()
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
+	msg := ls[len(ls)-1]
+	if !strings.HasPrefix(msg, "scru128: minting ulidflake IDs: ") || strings.Contains(msg, "ulidflake: ") {
+		t.Errorf("last line %q: want the error, with one prefix", msg)
+	}
+	for _, l := range ls[:len(ls)-1] {
+		if id, err := ulidflake.Parse(l); err != nil || id.Timestamp() != ulidflake.MaxTimestamp {
+			t.Fatalf("line %q: %v", l, err)
+		}
+	}
+}
+
+// fakeMinter mints "id<k>" lines, asks to wait before every waitEvery-th
+// one (if set), and fails after failAfter (if set).
+type fakeMinter struct {
+	k, waitEvery, failAfter int
+	waiting                 bool
+	delay                   time.Duration
+	onWait                  func()
+}
+
+func (m *fakeMinter) mint(dst []byte) ([]byte, error) {
+	if m.failAfter > 0 && m.k == m.failAfter {
+		return dst, errors.New("out of IDs")
+	}
+	if m.waitEvery > 0 && m.k%m.waitEvery == m.waitEvery-1 && !m.waiting {
+		m.waiting = true
+		return dst, errWouldWait
+	}
+	m.waiting = false
+	time.Sleep(m.delay)
+	m.k++
+	return fmt.Appendf(dst, "id%d", m.k), nil
+}
+
+func (m *fakeMinter) wait(<-chan struct{}) error {
+	if m.onWait != nil {
+		m.onWait()
+	}
+	return nil
+}
+
+func TestWriteIDsFlushesBeforeWaiting(t *testing.T) {
+	var out bytes.Buffer
+	m := &fakeMinter{waitEvery: 10}
+	m.onWait = func() {
+		if got := strings.Count(out.String(), "\n"); got != m.k {
+			t.Errorf("at a wait after %d IDs, %d lines were written", m.k, got)
+		}
+	}
+	c := startControl(nil)
+	defer c.end()
+	if err := writeIDs(bufio.NewWriter(&out), 35, m, c); err != nil {
 		t.Fatal(err)
 	}
-	r := bufio.NewReader(stdout)
-	for range 100_000 {
-		line, err := r.ReadString('\n')
-		if err != nil || len(line) != 26 {
-			t.Fatalf("read %q, %v", line, err)
-		}
-	}
-	stdout.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil || errOut.Len() != 0 {
-			t.Fatalf("exit: %v, stderr %q", err, errOut.String())
-		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("gen -n 0 did not stop after stdout closed")
+	if n := strings.Count(out.String(), "\n"); n != 35 {
+		t.Errorf("%d lines, want 35", n)
 	}
 }
 
-func TestInspect(t *testing.T) {
-	out, errOut, status := runCLI(t, "", "inspect", "0372hg16csmsm50l8dikcvukc", "0372HG16CY3NOWRACLS909WCD")
-	if status != 0 || errOut != "" {
-		t.Fatalf("status %d, stderr %q", status, errOut)
+func TestWriteIDsLeavesLinesForTheCallerOnFailure(t *testing.T) {
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	c := startControl(nil)
+	defer c.end()
+	err := writeIDs(w, -1, &fakeMinter{failAfter: 7}, c)
+	w.Flush()
+	if err == nil || err.Error() != "out of IDs" || strings.Count(out.String(), "\n") != 7 {
+		t.Errorf("err %v, output %q", err, out.String())
 	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("output %q", out)
-	}
-	var got map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+}
+
+// timedWriter records when each write came.
+type timedWriter struct {
+	mu    sync.Mutex
+	start time.Time
+	at    []time.Duration
+}
+
+func (w *timedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.at = append(w.at, time.Since(w.start))
+	return len(p), nil
+}
+
+func TestSlowStreamIsFlushedEvery100ms(t *testing.T) {
+	w := &timedWriter{start: time.Now()}
+	c := startControl(nil)
+	defer c.end()
+	// 10 ms per ID, never asking to wait: only the 100-ms tick flushes.
+	if err := writeIDs(bufio.NewWriter(w), 50, &fakeMinter{delay: 10 * time.Millisecond}, c); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{
-		"format":    "scru128",
-		"text":      "0372hg16csmsm50l8dikcvukc",
-		"timestamp": float64(0x017fee7fef41),
-		"time":      "2022-04-03T08:17:16.097Z",
-		"counterHi": float64(0x7e2b34),
-		"counterLo": float64(0x32ac2e),
-		"entropy":   float64(0xc553687c),
-		"hex":       "017fee7fef417e2b3432ac2ec553687c",
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %v, want %v", k, got[k], v)
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("extra keys in %v", got)
-	}
-	if !strings.Contains(lines[1], `"text":"0372hg16cy3nowracls909wcd"`) {
-		t.Errorf("upper-case input not normalized: %s", lines[1])
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.at) < 3 || w.at[0] > 200*time.Millisecond {
+		t.Errorf("writes at %v: want the first within 200 ms and one about every 100 ms", w.at)
 	}
 }
 
-func TestInspectStdinWithInvalidLines(t *testing.T) {
-	in := "0372hg16csmsm50l8dikcvukc\n\nnot-an-id\n  0372ijojuxuhjsfkeryi2mrtm  \nf5lxx1zz5pnorynqglhzmsp34\n"
-	out, errOut, status := runCLI(t, in, "inspect")
-	if status != 1 {
-		t.Fatalf("status %d, want 1", status)
+func TestInterruptStopsGen(t *testing.T) {
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: os.Getenv,
+		notify: func(c chan<- os.Signal) { time.AfterFunc(50*time.Millisecond, func() { c <- os.Interrupt }) }}
+	status := run([]string{"gen", "-stream"}, e)
+	if status != 130 || errOut.Len() != 0 || out.Len() == 0 || !strings.HasSuffix(out.String(), "\n") || out.Len()%26 != 0 {
+		t.Errorf("status %d, stderr %q, %d bytes of output", status, errOut.String(), out.Len())
 	}
-	if n := strings.Count(out, "\n"); n != 2 {
-		t.Fatalf("%d objects printed, want 2: %q", n, out)
+}
+
+func TestGenOutputForms(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		pattern func(string) bool
+	}{
+		{[]string{"gen", "-upper"}, func(s string) bool { return len(s) == 25 && s == strings.ToUpper(s) }},
+		{[]string{"gen", "-format", "scru64", "-node", "1/8", "-upper"}, func(s string) bool { return len(s) == 12 && s == strings.ToUpper(s) }},
+		{[]string{"gen", "-uuid"}, isUUID(false)},
+		{[]string{"gen", "-format", "ulid", "-uuid", "-upper"}, isUUID(true)},
+		{[]string{"gen", "-format", "legacy", "-uuid"}, isUUID(false)},
+		{[]string{"gen", "-hex"}, isHex(32, false)},
+		{[]string{"gen", "-hex", "-upper", "-format", "ulid"}, isHex(32, true)},
+		{[]string{"gen", "-hex", "-format", "ulidflake"}, isHex(16, false)},
+		{[]string{"gen", "-hex", "-format", "scru64", "-node", "1/8"}, isHex(16, false)},
+	} {
+		out, errOut, status := runCLI(t, "", append(tc.args, "-n", "20")...)
+		ls := lines(out)
+		if status != 0 || len(ls) != 20 {
+			t.Fatalf("%q: status %d, %q", tc.args, status, errOut)
+		}
+		for i, l := range ls {
+			if !tc.pattern(l) || i > 0 && strings.ToLower(l) <= strings.ToLower(ls[i-1]) {
+				t.Errorf("%q: line %q after %q", tc.args, l, ls[max(i-1, 0)])
+			}
+		}
 	}
-	for _, want := range []string{`"not-an-id"`, "no ID format has this length (9 bytes)", `"f5lxx1zz5pnorynqglhzmsp34"`, "out of range"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr %q lacks %q", errOut, want)
+	// A UUID from gen inspects as the ID it is.
+	out, _, _ := runCLI(t, "", "gen", "-uuid")
+	id, err := parseUUIDOrHex(strings.TrimSpace(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := scru128.ID(id).String()
+	out2, _, _ := runCLI(t, "", "inspect", strings.TrimSpace(out))
+	if !strings.Contains(out2, `"text":"`+text+`"`) {
+		t.Errorf("inspect of %s: %s", out, out2)
+	}
+}
+
+func isUUID(upper bool) func(string) bool {
+	return func(s string) bool {
+		if len(s) != 36 || (s == strings.ToUpper(s)) != upper {
+			return false
+		}
+		_, err := parseUUIDOrHex(s)
+		return err == nil
+	}
+}
+
+func isHex(n int, upper bool) func(string) bool {
+	return func(s string) bool {
+		return len(s) == n && strings.Trim(s, "0123456789abcdefABCDEF") == "" && (s == strings.ToUpper(s)) == upper
+	}
+}
+
+func TestGenTime(t *testing.T) {
+	const ms = 1714564800123 // 2024-05-01T12:00:00.123Z
+	for _, at := range []string{"2024-05-01T12:00:00.123Z", "2024-05-01T12:00:00.123999Z", "2024-05-01T14:00:00.123+02:00", "1714564800123"} {
+		out, errOut, status := runCLI(t, "", "gen", "-time", at, "-n", "1000")
+		if status != 0 || errOut != "" {
+			t.Fatalf("-time %s: status %d, %q", at, status, errOut)
+		}
+		ls := lines(out)
+		for i, l := range ls {
+			id := scru128.MustParse(l)
+			if id.Timestamp() != ms || i > 0 && l <= ls[i-1] {
+				t.Fatalf("-time %s: line %q (timestamp %d) after %q", at, l, id.Timestamp(), ls[max(i-1, 0)])
+			}
+		}
+	}
+	// Every format; Ulid-Flake fills a millisecond within a few thousand
+	// IDs and goes on at the next.
+	for _, format := range []string{"scru64", "ulid", "ulidflake", "legacy"} {
+		args := []string{"gen", "-format", format, "-time", "2024-05-01T12:00:00.123Z", "-n", "20000"}
+		if format == "scru64" {
+			args = append(args, "-node", "5/4")
+		}
+		out, errOut, status := runCLI(t, "", args...)
+		ls := lines(out)
+		if status != 0 || len(ls) != 20000 {
+			t.Fatalf("%s: status %d, %d lines, %q", format, status, len(ls), errOut)
+		}
+		var first, last int64
+		for i, l := range ls {
+			if i > 0 && l <= ls[i-1] {
+				t.Fatalf("%s: %q after %q", format, l, ls[i-1])
+			}
+			var tm time.Time
+			switch format {
+			case "scru64":
+				tm = scru64.MustParse(l).Time()
+			case "ulid":
+				tm = ulid.MustParse(l).Time()
+			case "ulidflake":
+				tm = ulidflake.MustParse(l).Time()
+			case "legacy":
+				tm = legacy.MustParse(l).Time()
+			}
+			if i == 0 {
+				first = tm.UnixMilli()
+			}
+			last = tm.UnixMilli()
+		}
+		wantFirst := int64(ms)
+		if format == "scru64" {
+			wantFirst = ms &^ 255 // the start of its 256-ms tick
+		}
+		if first != wantFirst || last-first > 100 {
+			t.Errorf("%s: times from %d to %d, want from %d", format, first, last, wantFirst)
 		}
 	}
 }
 
-// BenchmarkStream measures `gen -n 0` into io.Discard: IDs per second is
-// 1e9 / ns/op. The target is at least 10 million per second.
+func TestSCRU64NeedsANodeSpec(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64")
+	want := "scru128 gen: -format scru64 needs a node spec: pass -node, such as -node 42/8, or set SCRU64_NODE_SPEC\n"
+	if status != 2 || out != "" || !strings.HasPrefix(errOut, want) {
+		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+	// The environment variable serves as -node's default.
+	e, stdout, stderr := testEnv("", map[string]string{"SCRU64_NODE_SPEC": "42/8"})
+	if status := run([]string{"gen", "-format", "scru64"}, e); status != 0 || scru64.MustParse(strings.TrimSpace(stdout.String())).NodeCtr()>>16 != 42 {
+		t.Errorf("with SCRU64_NODE_SPEC: status %d, %q %q", status, stdout, stderr)
+	}
+	e, _, stderr = testEnv("", map[string]string{"SCRU64_NODE_SPEC": "42"})
+	if status := run([]string{"gen", "-format", "scru64"}, e); status != 2 || !strings.Contains(stderr.String(), `SCRU64_NODE_SPEC: invalid node spec "42"`) {
+		t.Errorf("with a bad SCRU64_NODE_SPEC: status %d, %q", status, stderr)
+	}
+}
+
+// TestSCRU64PrintsWhereToContinueAndWaitsOutItsTick: without -state, gen
+// names the -node value that continues after its last ID, and returns only
+// once the last ID's tick is over.
+func TestSCRU64PrintsWhereToContinueAndWaitsOutItsTick(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "42/8", "-n", "10")
+	done := time.Now().UnixMilli()
+	ls := lines(out)
+	if status != 0 || len(ls) != 10 {
+		t.Fatalf("status %d, %q", status, errOut)
+	}
+	last := scru64.MustParse(ls[9])
+	want := fmt.Sprintf("scru128: to continue after the last ID, pass -node %s/8 next time (or use -state FILE)\n", last)
+	if errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	if tickEnd := int64(last.Timestamp()+1) << 8; done < tickEnd {
+		t.Errorf("returned at %d, inside the last ID's tick, which ends at %d", done, tickEnd)
+	}
+	// The spec it names continues the stream.
+	out, _, status = runCLI(t, "", "gen", "-format", "scru64", "-node", last.String()+"/8", "-n", "1")
+	if status != 0 || strings.TrimSpace(out) <= last.String() {
+		t.Errorf("continuing from %s gave %q", last, out)
+	}
+	// Nothing minted, nothing to say.
+	if _, errOut, _ := runCLI(t, "", "gen", "-format", "scru64", "-node", "42/8", "-n", "0"); errOut != "" {
+		t.Errorf("-n 0: stderr %q", errOut)
+	}
+}
+
+func TestSCRU64StateFile(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "node")
+	var prev string
+	for i := range 3 {
+		args := []string{"gen", "-format", "scru64", "-state", state, "-n", "50"}
+		if i != 1 { // the file alone is enough once it exists
+			args = append(args, "-node", "0x2a/8")
+		}
+		start := time.Now()
+		out, errOut, status := runCLI(t, "", args...)
+		ls := lines(out)
+		if status != 0 || errOut != "" || len(ls) != 50 {
+			t.Fatalf("run %d: status %d, stderr %q", i, status, errOut)
+		}
+		if ls[0] <= prev {
+			t.Fatalf("run %d starts at %s, not after %s", i, ls[0], prev)
+		}
+		prev = ls[49]
+		data, err := os.ReadFile(state)
+		if err != nil || string(data) != prev+"/8\n" {
+			t.Fatalf("run %d: state %q, %v; want %s/8", i, data, err, prev)
+		}
+		if time.Since(start) > 200*time.Millisecond {
+			t.Errorf("run %d took %v: with -state there is no tick to wait out", i, time.Since(start))
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the directory holds %d files: temporary files were left", len(entries))
+	}
+	// Another node ID, or another size, is a mistake.
+	for _, node := range []string{"43/8", "42/9"} {
+		_, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state, "-node", node)
+		if status != 2 || !strings.Contains(errOut, "continues node 42/8, but -node names node "+node) {
+			t.Errorf("-node %s: status %d, %q", node, status, errOut)
+		}
+	}
+	os.WriteFile(state, []byte("garbage\n"), 0o644)
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 1 || !strings.Contains(errOut, "the state file "+state+`: invalid node spec "garbage"`) {
+		t.Errorf("a bad state file: status %d, %q", status, errOut)
+	}
+	// An empty file is no spec yet.
+	os.WriteFile(state, nil, 0o644)
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 2 || !strings.Contains(errOut, "needs a node spec") {
+		t.Errorf("an empty state file: status %d, %q", status, errOut)
+	}
+	// An unwritable state file is reported, with the spec to use, and the
+	// tick waited out as without one.
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(dir, "missing", "node"))
+	if status != 1 || !strings.Contains(errOut, "writing the state file") || !strings.Contains(errOut, "pass -node ") {
+		t.Errorf("an unwritable state file: status %d, %q", status, errOut)
+	}
+	if last := scru64.MustParse(strings.TrimSpace(out)); time.Now().UnixMilli() < int64(last.Timestamp()+1)<<8 {
+		t.Errorf("an unwritable state file: returned inside the last ID's tick")
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	for in, want := range map[string]int64{
+		"1714564800000":                 1714564800000,
+		"2024-05-01T12:00:00Z":          1714564800000,
+		"2024-05-01T12:00:00.5Z":        1714564800500,
+		"2024-05-01T12:00:00.999999Z":   1714564800999,
+		"2024-05-01T13:00:00.25+01:00":  1714564800250,
+		"0":                             0,
+		"2024-05-01T12:00:00.000-00:00": 1714564800000,
+	} {
+		if got, err := parseTime(in); err != nil || got != want {
+			t.Errorf("parseTime(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "1e3", "99999999999999999999", "2024-05-01", "2024-05-01 12:00:00Z", "now"} {
+		if _, err := parseTime(in); err == nil {
+			t.Errorf("parseTime(%q) succeeded", in)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "version")
+	if status != 0 || errOut != "" || !strings.HasPrefix(out, "scru128 ") || !strings.Contains(out, "go:       go1.") {
+		t.Errorf("version: status %d, %q %q", status, out, errOut)
+	}
+	if out2, _, _ := runCLI(t, "", "--version"); out2 != out {
+		t.Errorf("--version printed %q", out2)
+	}
+	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128\nrevision: unknown") {
+		t.Errorf("without build information: %q", got)
+	}
+}
+
+func TestBench(t *testing.T) {
+	out, errOut, status := runCLI(t, "", "bench", "-benchtime", "1x", "-json")
+	if status != 0 {
+		t.Fatalf("status %d, %q", status, errOut)
+	}
+	var report benchReport
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("-json output does not parse: %v\n%s", err, out)
+	}
+	m := report.Machine
+	if len(report.Results) != len(benchCases()) || m.GOOS == "" || m.GoVersion == "" || m.NumCPU < 1 || m.GOMAXPROCS < 1 {
+		t.Errorf("report %+v", report)
+	}
+	formatsSeen := map[string]bool{}
+	for _, r := range report.Results {
+		formatsSeen[r.Format] = true
+		if r.Iterations < 1 || r.NsPerOp <= 0 || r.Errors != 0 {
+			t.Errorf("result %+v", r)
+		}
+	}
+	if len(formatsSeen) != len(formats) {
+		t.Errorf("formats measured: %v", formatsSeen)
+	}
+	if strings.Count(errOut, "\n") != len(benchCases()) {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+
+	out, _, status = runCLI(t, "", "bench", "-benchtime", "1x", "-format", "SCRU64")
+	ls := lines(out)
+	if status != 0 || !strings.HasPrefix(ls[0], "machine: ") || len(ls) != 3+1+4 || !strings.Contains(out, "mint Generator.Generate") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+// BenchmarkStream measures `gen -stream` into io.Discard: IDs per second is
+// 1e9 / ns/op.
 func BenchmarkStream(b *testing.B) {
 	b.ReportAllocs()
-	mint, _ := scru128Format.newMinter("")
-	err := writeIDs(io.Discard, int64(b.N), mint)
-	if err != nil && !errors.Is(err, io.EOF) {
+	m, err := scru128Format.newMinter(mintOptions{batch: 256})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := startControl(nil)
+	defer c.end()
+	if err := writeIDs(bufio.NewWriterSize(io.Discard, 64<<10), int64(b.N), m, c); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mids/s")
-}
-
-func TestSCRU64(t *testing.T) {
-	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "42/8", "-n", "100")
-	if status != 0 || errOut != "" {
-		t.Fatalf("status %d, stderr %q", status, errOut)
-	}
-	lines := strings.Fields(out)
-	if len(lines) != 100 || len(lines[0]) != 12 {
-		t.Fatalf("output %q", out)
-	}
-	for i := 1; i < len(lines); i++ {
-		if lines[i] <= lines[i-1] {
-			t.Fatalf("%s after %s", lines[i], lines[i-1])
-		}
-	}
-	out, errOut, status = runCLI(t, "", "inspect", "0u375nxqh5cq")
-	if status != 0 || !strings.Contains(out, `"format":"scru64"`) || !strings.Contains(out, `"int":110009624767914842`) {
-		t.Fatalf("inspect: status %d, %q %q", status, out, errOut)
-	}
-	t.Setenv("SCRU64_NODE_SPEC", "")
-	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64"); status != 2 || !strings.Contains(errOut, "SCRU64_NODE_SPEC") {
-		t.Fatalf("gen without a node spec: status %d, stderr %q", status, errOut)
-	}
-	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1024/8"); status != 2 || errOut == "" {
-		t.Fatalf("gen with a bad node spec: status %d, stderr %q", status, errOut)
-	}
-}
-
-func TestOtherFormats(t *testing.T) {
-	for _, tc := range []struct {
-		format string
-		length int
-	}{{"ulid", 26}, {"ulidflake", 13}, {"legacy", 26}} {
-		out, errOut, status := runCLI(t, "", "gen", "-format", tc.format, "-n", "50")
-		lines := strings.Fields(out)
-		if status != 0 || errOut != "" || len(lines) != 50 || len(lines[0]) != tc.length {
-			t.Fatalf("gen -format %s: status %d, stderr %q, output %q", tc.format, status, errOut, out)
-		}
-		for i := 1; i < len(lines); i++ {
-			if lines[i] <= lines[i-1] {
-				t.Fatalf("%s: %s after %s", tc.format, lines[i], lines[i-1])
-			}
-		}
-		forced := []string{"inspect", "-format", tc.format, lines[0]}
-		if out, errOut, status := runCLI(t, "", forced...); status != 0 || !strings.Contains(out, `"format":"`+tc.format+`"`) {
-			t.Fatalf("%q: status %d, %q %q", forced, status, out, errOut)
-		}
-	}
-	// By length: a ULID with W-Z letters can only be a ULID; one with
-	// I, L, O or U only the legacy form.
-	for text, format := range map[string]string{
-		"01J9Z3CWSW4V2A2T9D3M8QY6KX": "ulid",
-		"0LQKPL5UFSUA7KQRAR5KB7MO1I": "legacy",
-		"00CMXB6TAK4SA":              "ulidflake",
-	} {
-		out, errOut, status := runCLI(t, "", "inspect", text)
-		if status != 0 || !strings.Contains(out, `"format":"`+format+`"`) {
-			t.Errorf("inspect %s: status %d, %q %q; want format %s", text, status, out, errOut, format)
-		}
-	}
-	if _, errOut, status := runCLI(t, "", "inspect", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ"); status != 1 || !strings.Contains(errOut, "ulid") {
-		t.Errorf("inspect of an overflowing ULID: status %d, stderr %q", status, errOut)
-	}
 }

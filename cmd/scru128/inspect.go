@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+const inspectUsage = `Usage: scru128 inspect [flags] [ID ...]
+
+Print the fields of each ID as a JSON object, one per line. Without IDs, read
+them from stdin, one per line; lines may be of any length, spaces, tabs and
+carriage returns around an ID are ignored, and empty lines are skipped.
+
+The format is chosen by each ID's length: 25 characters scru128, 12 scru64,
+13 ulidflake, 26 ulid (or legacy if it is not a valid ULID). A UUID
+(8-4-4-4-12) or 32 hex digits, in either case, is read as the 16 bytes of a
+scru128 ID, or of the 128-bit format -format names.
+
+Flags:
+  -format F   read every ID as format F: scru128, scru64, ulid, ulidflake or
+              legacy, in any case
+  -local      print times in the local time zone instead of UTC
+
+Fields: format, text, timestamp (in the format's own unit), time (RFC 3339),
+the format's other fields, hex, uuid (128-bit formats) and unixMs (the time as
+Unix milliseconds).
+
+An invalid ID is reported on stderr, with its line number when read from
+stdin; the other IDs are still printed, and the exit status is 1.
+`
+
+func newInspectFlags() (fs *flag.FlagSet, name *string, local *bool) {
+	fs = newFlagSet("inspect")
+	return fs, fs.String("format", "", ""), fs.Bool("local", false, "")
+}
+
+func runInspect(args []string, e *env) int {
+	flags, name, local := newInspectFlags()
+	ids, status, ok := parseCommandFlags(e, "inspect", inspectUsage, flags, args)
+	if !ok {
+		return status
+	}
+	ins := &inspector{e: e, out: bufio.NewWriter(e.stdout), loc: time.UTC}
+	if *name != "" {
+		f, ok := formatByName(*name)
+		if !ok {
+			return usageFailure(e, "inspect", unknownFormat(*name))
+		}
+		ins.forced = &f
+	}
+	if *local {
+		ins.loc = time.Local
+	}
+	if len(ids) > 0 {
+		for _, id := range ids {
+			text := trimSpace([]byte(id))
+			if !ins.inspect(text, len(text), 0) {
+				break
+			}
+		}
+	} else {
+		ins.inspectLines(e.stdin)
+	}
+	return ins.finish()
+}
+
+// inspector prints one JSON line per valid ID and reports the others on
+// stderr, keeping both in input order.
+type inspector struct {
+	e       *env
+	out     *bufio.Writer
+	forced  *format
+	loc     *time.Location
+	invalid bool  // some input was not an ID
+	failed  error // reading stdin or writing stdout failed; stop
+}
+
+// inspect handles one input, which is text trimmed, originally n bytes
+// long if n > len(text) (a line cut short), read from line number line
+// (or 0 for an argument). It reports whether to go on.
+func (ins *inspector) inspect(text []byte, n, line int) bool {
+	var out []byte
+	var err error
+	if n > len(text) {
+		err = errNoFormat(n)
+	} else {
+		out, err = describe(string(text), ins.forced, ins.loc)
+	}
+	if err != nil {
+		ins.invalid = true
+		// Flush first so that stdout and stderr stay in input order.
+		if !ins.flush() {
+			return false
+		}
+		where := ""
+		if line > 0 {
+			where = fmt.Sprintf("line %d: ", line)
+		}
+		warn(ins.e, fmt.Sprintf("%s%s: %v", where, quoteInput(text, n), err))
+		return true
+	}
+	if _, err := ins.out.Write(out); err != nil {
+		ins.failed = err
+		return false
+	}
+	return true
+}
+
+// inspectLines inspects each line of r.
+func (ins *inspector) inspectLines(r io.Reader) {
+	lines := newLineReader(r)
+	for {
+		// Flush whenever stdin has nothing more buffered, so that output
+		// keeps up with input that comes slowly, as from tail -f.
+		if lines.buffered() == 0 && !ins.flush() {
+			return
+		}
+		text, n, err := lines.next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			ins.flush()
+			ins.failed = err
+			return
+		}
+		if n == 0 {
+			continue
+		}
+		if !ins.inspect(text, n, lines.line) {
+			return
+		}
+	}
+}
+
+func (ins *inspector) flush() bool {
+	if ins.failed != nil {
+		return false
+	}
+	if err := ins.out.Flush(); err != nil {
+		ins.failed = err
+		return false
+	}
+	return true
+}
+
+// finish flushes the output and returns the exit status.
+func (ins *inspector) finish() int {
+	ins.flush()
+	switch err := ins.failed; {
+	case err == nil || isClosedPipe(err):
+	case errors.Is(err, errReading):
+		return failure(ins.e, err)
+	default:
+		return failure(ins.e, fmt.Errorf("writing output: %w", err))
+	}
+	if ins.invalid {
+		return exitFailure
+	}
+	return exitOK
+}
+
+var errReading = errors.New("reading stdin")
+
+// describe returns the JSON line inspect prints for input, in the first of
+// the candidate formats (the one forced, or those of its length) that
+// parses it; the error is the first format's.
+func describe(input string, forced *format, loc *time.Location) ([]byte, error) {
+	candidates := detect(input)
+	if forced != nil {
+		candidates = []format{*forced}
+	}
+	var raw *[16]byte
+	if len(input) == 36 || len(input) == 32 {
+		id, err := parseUUIDOrHex(input)
+		if err != nil {
+			return nil, err
+		}
+		raw = &id
+		if forced == nil {
+			candidates = []format{scru128Format}
+		}
+	} else if forced != nil && len(input) != forced.textLen {
+		return nil, fmt.Errorf("a %s ID has %d characters, not %d", forced.name, forced.textLen, len(input))
+	}
+	if len(candidates) == 0 {
+		return nil, errNoFormat(len(input))
+	}
+	var firstErr error
+	for _, f := range candidates {
+		v, err := f.describe(input, raw, loc)
+		if err == nil {
+			return marshalLine(v)
+		}
+		if firstErr == nil {
+			firstErr = fmt.Errorf("not a valid %s ID: %s", f.name, reason(err))
+		}
+	}
+	return nil, firstErr
+}
+
+func errNoFormat(n int) error {
+	return fmt.Errorf("no ID format has this length (%d bytes; want 12, 13, 25 or 26, or 32 or 36 for hex and UUIDs)", n)
+}
+
+// displayMax is how much of an input an error message shows.
+const displayMax = 48
+
+// quoteInput quotes an input for an error message, cut to displayMax bytes
+// with its length if it is longer; n is its length before trimming cut it.
+func quoteInput(text []byte, n int) string {
+	if n <= displayMax && n == len(text) {
+		return strconv.Quote(string(text))
+	}
+	cut := text[:min(len(text), displayMax)]
+	// Do not end inside a UTF-8 sequence (at most 3 bytes of one).
+	for i := 0; i < 3 && !utf8.Valid(cut); i++ {
+		cut = cut[:len(cut)-1]
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(string(cut)), n)
+}
+
+// isSpace reports whether c is trimmed around an ID: ASCII white space.
+// Other Unicode spaces are reported as invalid characters, as Parse does.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
+}
+
+func trimSpace(b []byte) []byte {
+	return bytes.TrimFunc(b, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) })
+}
+
+// keepMax is how much of a line lineReader keeps: more than any ID's text
+// (36 bytes at most) and than an error message shows.
+const keepMax = 64
+
+// lineReader reads lines of any length in bounded memory. Of each line it
+// keeps the first keepMax bytes after leading white space, and the length
+// up to the last byte that is not white space: enough to inspect any ID and
+// to report anything else.
+type lineReader struct {
+	r    *bufio.Reader
+	kept []byte
+	line int // number of the line last returned, from 1
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReader(r), kept: make([]byte, 0, keepMax)}
+}
+
+func (lr *lineReader) buffered() int { return lr.r.Buffered() }
+
+// next returns the next line, trimmed, and its trimmed length n. If n is
+// above keepMax, text holds only the first keepMax bytes. It returns io.EOF
+// after the last line; a last line without a newline still counts.
+func (lr *lineReader) next() (text []byte, n int, err error) {
+	lr.kept = lr.kept[:0]
+	started := false // past the leading white space
+	length := 0      // bytes since the first non-space byte
+	readAny := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		readAny = readAny || len(chunk) > 0
+		if !started {
+			chunk = bytes.TrimLeftFunc(chunk, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) })
+			started = len(chunk) > 0
+		}
+		if started {
+			if t := trimSpace(chunk); len(t) > 0 {
+				n = length + len(t)
+			}
+			lr.kept = append(lr.kept, chunk[:min(len(chunk), keepMax-len(lr.kept))]...)
+			length += len(chunk)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil, err == io.EOF && readAny:
+			lr.line++
+			return lr.kept[:min(n, keepMax)], n, nil
+		case err == io.EOF:
+			return nil, 0, io.EOF
+		default:
+			return nil, 0, fmt.Errorf("%w: %w", errReading, err)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestREADMEAndUsage guards the command-line section of the README: it
+// shows the top-level usage as the program prints it, and every flag it
+// mentions exists.
+func TestREADMEAndUsage(t *testing.T) {
+	section := readmeSection(t, "## Command-line tool")
+	if !strings.Contains(section, "```\n$ scru128 help\n"+topUsage+"```") {
+		t.Errorf("the README's command-line section does not show `scru128 help` as it prints:\n%s", topUsage)
+	}
+	defined := map[string]bool{}
+	for _, cmd := range commands {
+		cmd.flags().VisitAll(func(f *flag.Flag) { defined[f.Name] = true })
+	}
+	for _, word := range strings.FieldsFunc(section, func(r rune) bool { return strings.ContainsRune(" \n\t`(),;|[]", r) }) {
+		if name, ok := strings.CutPrefix(word, "-"); ok && name != "" && name[0] >= 'a' && name[0] <= 'z' {
+			name, _, _ = strings.Cut(name, "=")
+			if !defined[name] && name != "h" && name != "help" {
+				t.Errorf("the README mentions %s, which no command defines", word)
+			}
+		}
+	}
+	for name := range defined {
+		if !strings.Contains(section, "-"+name) {
+			t.Errorf("the README's command-line section does not mention -%s", name)
+		}
+	}
+}
+
+// readmeSection returns the README from the heading to the next heading of
+// the same level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "\n"+heading+"\n")
+	if start < 0 {
+		t.Fatalf("the README has no %q", heading)
+	}
+	level := heading[:strings.Index(heading, " ")+1]
+	rest := text[start+1+len(heading):]
+	if end := strings.Index(rest, "\n"+level); end >= 0 {
+		rest = rest[:end]
+	}
+	return rest
+}
+
+// TestREADMEGoSamplesAreExamples checks that every Go sample in the README
+// is held by an example or test of the repository, so that it compiles and
+// cannot rot: its lines, without comments and blank lines, must appear in
+// that order in one _test.go file.
+func TestREADMEGoSamplesAreExamples(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files [][]string
+	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != "../.." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files = append(files, codeLines(string(src)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := strings.Split(string(data), "```go\n")[1:]
+	if len(samples) == 0 {
+		t.Fatal("no Go samples found in the README")
+	}
+	for _, sample := range samples {
+		sample, _, _ = strings.Cut(sample, "```")
+		want := codeLines(sample)
+		found := false
+		for _, lines := range files {
+			if isSubsequence(want, lines) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no example or test holds this README sample:\n%s", sample)
+		}
+	}
+}
+
+// codeLines returns src's lines without comments, surrounding space and
+// blank lines.
+func codeLines(src string) []string {
+	var out []string
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(stripComment(line))
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// stripComment cuts a // comment that is not inside a string literal.
+func stripComment(line string) string {
+	inString := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inString != 0 && c == '\\' && inString != '`':
+			i++
+		case inString != 0 && c == inString:
+			inString = 0
+		case inString == 0 && (c == '"' || c == '`' || c == '\''):
+			inString = c
+		case inString == 0 && c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return line[:i]
+		}
+	}
+	return line
+}
+
+func isSubsequence(want, lines []string) bool {
+	i := 0
+	for _, l := range lines {
+		if i < len(want) && l == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
