@@ -3,6 +3,8 @@ package scru128
 import (
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 var (
@@ -53,6 +55,15 @@ func BenchmarkParseBytes(b *testing.B) {
 		sinkID, _ = ParseBytes(text)
 	}
 }
+
+// BenchmarkFloor is what any ID of one stream costs at least: one clock
+// reading, one random number, one atomic add (see idtest.BenchFloor).
+// BenchmarkGenerate is judged as a ratio to it, in the same run.
+func BenchmarkFloor(b *testing.B) { idtest.BenchFloor(b) }
+
+// BenchmarkFloorParallel is the floor with every goroutine adding to one
+// word, the yardstick of BenchmarkGenerateParallel.
+func BenchmarkFloorParallel(b *testing.B) { idtest.BenchFloorParallel(b) }
 
 func BenchmarkGenerate(b *testing.B) {
 	b.ReportAllocs()

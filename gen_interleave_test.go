@@ -200,8 +200,8 @@ type epochWords struct{ renewedAt, hiBase uint64 }
 // recordEpoch adds the epoch the cold words hold, if they agree, to epochs.
 func recordEpoch(g *Generator, epochs map[uint64]epochWords) {
 	s := g.engine.Words()
-	if s.Cold[0]&epoch.ColdTagMask == s.Cold[1]&epoch.ColdTagMask {
-		epochs[s.Cold[0]&epoch.ColdTagMask] = epochWords{s.Payload(0), s.Payload(1) & counterMask}
+	if s.Cold(0)&epoch.ColdTagMask == s.Cold(1)&epoch.ColdTagMask {
+		epochs[s.Cold(0)&epoch.ColdTagMask] = epochWords{s.Payload(0), s.Payload(1) & counterMask}
 	}
 }
 

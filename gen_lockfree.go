@@ -144,14 +144,14 @@ func NewGeneratorWithRng(rng io.Reader) *Generator {
 // before 1970 or after [MaxTimestamp] ([ErrInvalidTimestamp]). Generate
 // does not allocate.
 func (g *Generator) Generate() (ID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock)
+	return g.generate(0, DefaultRollbackAllowance, now)
 }
 
 // GenerateOrAbort is [Generator.Generate] that returns [ErrClockRollback],
 // leaving the generator as it was, instead of resetting on a large clock
 // rollback. The IDs it returns are always greater than all earlier ones.
 func (g *Generator) GenerateOrAbort() (ID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock|abort)
+	return g.generate(0, DefaultRollbackAllowance, now|abort)
 }
 
 // GenerateOrResetCore returns the next ID for a caller-supplied Unix
@@ -191,17 +191,30 @@ func (g *Generator) Fill(dst []ID) error {
 }
 
 // generate is the one engine behind every generating method: the
-// specification's algorithm with a caller-supplied timestamp, run on the
-// epoch words. m says where timestamp came from and what a large rollback
-// does. The common case comes first
+// specification's algorithm, run on the epoch words. m says where the
+// timestamp comes from (the argument, or the clock read here) and what a
+// large rollback does. Reading the clock here rather than in Generate
+// keeps Generate a call that inlines into its caller, so the ID is written
+// once, into the caller's result, rather than copied out of a wrapper. The common case comes first
 // and takes one atomic add; the rest is in slow.
 //
-// The ID is written into the result before the add, as the value the add
-// is expected to produce: the add's locked instruction then drains those
-// two 8-byte stores, so the caller's 16-byte copy of the result does not
-// stall on store forwarding. Only when another goroutine's add came first
-// is the ID rewritten.
+// The exported methods are one-line calls that inline into their callers,
+// so generate's result is the caller's own variable. The ID is written into
+// it before the add, as the value the add is expected to produce, and
+// rewritten only if another goroutine's add came first. (An ID goes
+// through memory however it is returned: two halves in registers would be
+// cheaper, but a wrapper that assembles them does not fit the inlining
+// budget, and a copy made by a wrapper that does not inline stalls on
+// store forwarding.)
 func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err error) {
+	if m&now == now {
+		// The clock read in two inlined halves, without a call.
+		mono := clock.Mono()
+		var ok bool
+		if timestamp, ok = g.clock.TryMillisAt(mono); !ok {
+			timestamp = g.clock.MillisAt(mono)
+		}
+	}
 	if timestamp-1 >= MaxTimestamp || allowance > MaxTimestamp {
 		return ID{}, ErrInvalidTimestamp
 	}
@@ -209,18 +222,19 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err er
 	renewedAt, hiWord := s.Payload(0), s.Payload(1)
 	carries := s.Hot >> carryShift & maxCarries
 	current := renewedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
-	var d draws
+	var d draws // kept out of memory: nothing here takes its address
 	// The same millisecond, or a rollback within the allowance (current -
 	// timestamp wraps to a huge value if timestamp is ahead), and counter_hi
 	// has room for an overflow.
 	if s.Consistent() && current-timestamp <= allowance && carries < hiWord>>headroomShift {
 		if g.rng == nil {
-			d.entropy, d.drawn = uint32(g.ent.Uint64()), wantEntropy
-		} else if err = d.take(g, wantEntropy); err != nil {
+			d.entropy = uint32(g.ent.Uint64())
+		} else if d.entropy, err = g.draw(); err != nil {
 			return ID{}, err
 		}
+		d.drawn = wantEntropy
 		next := s.Hot + 1
-		id = idOf(renewedAt, hiWord, next, d.entropy)
+		putID(&id, renewedAt, hiWord, next, d.entropy)
 		got := g.engine.Reserve(1)
 		if got == next {
 			return id, nil
@@ -228,7 +242,8 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err er
 		// Another goroutine's add or advance came first: the reservation is
 		// good if it is in the loaded epoch.
 		if s.Owns(got) {
-			return idOf(renewedAt, hiWord, got, d.entropy), nil
+			putID(&id, renewedAt, hiWord, got, d.entropy)
+			return id, nil
 		}
 	}
 	return g.slow(timestamp, allowance, m, d)
@@ -239,19 +254,21 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err er
 type mode uint8
 
 const (
-	reset     mode = 0         // start again from the timestamp
-	abort     mode = 1 << iota // return ErrClockRollback
-	fromClock                  // the timestamp is a clock reading (see slow)
+	reset     mode = 0                // start again from the timestamp
+	abort     mode = 1 << 0           // return ErrClockRollback
+	fromClock mode = 1 << 1           // the timestamp is a clock reading (see slow)
+	now       mode = 1<<2 | fromClock // read the clock for the timestamp
 )
 
-// idOf returns the ID that the hot word's per-ID part stands for in the
-// epoch whose cold payloads are renewedAt and hiWord.
-func idOf(renewedAt, hiWord, hot uint64, entropy uint32) (id ID) {
+// putID writes into *id the ID that the hot word's per-ID part stands for
+// in the epoch whose cold payloads are renewedAt and hiWord. It writes in
+// place: an ID built in a temporary with two 8-byte stores and copied out
+// with one 16-byte load stalls on store forwarding.
+func putID(id *ID, renewedAt, hiWord, hot uint64, entropy uint32) {
 	timestamp := renewedAt + hot>>deltaShift&(1<<deltaBits-1)
 	counterHi := (hiWord + hot>>carryShift&maxCarries) & counterMask
 	binary.BigEndian.PutUint64(id[0:8], timestamp<<16|counterHi>>8)
 	binary.BigEndian.PutUint64(id[8:16], counterHi<<56|(hot&counterMask)<<32|uint64(entropy))
-	return id
 }
 
 // perID packs the per-ID part of the hot word.
@@ -283,7 +300,7 @@ type plan struct {
 }
 
 // next returns the plan for timestamp from the state in s.
-func next(s *epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, err error) {
+func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, err error) {
 	renewedAt, base := s.Payload(0), s.Payload(1)&counterMask
 	delta, carries := s.Hot>>deltaShift&(1<<deltaBits-1), s.Hot>>carryShift&maxCarries
 	current := renewedAt + delta
@@ -340,13 +357,13 @@ func next(s *epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, e
 // reading and its first look at the state would reset the stream to its
 // stale time, and two such goroutines could keep resetting each other's
 // epochs.
-func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (ID, error) {
+func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (id ID, err error) {
 	e := &g.engine
 	for {
 		s := e.Load(coldWords)
 		if !s.Consistent() {
 			if s.Changing() {
-				if err := g.help(&s, &d); err != nil {
+				if err := g.help(s, &d); err != nil {
 					return ID{}, err
 				}
 			}
@@ -364,7 +381,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (ID, erro
 			}
 			continue
 		}
-		p, err := next(&s, timestamp, allowance, m&abort != 0)
+		p, err := next(s, timestamp, allowance, m&abort != 0)
 		if err != nil {
 			return ID{}, err
 		}
@@ -374,28 +391,31 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (ID, erro
 			if err := d.take(g, wantEntropy); err != nil {
 				return ID{}, err
 			}
-			if e.Advance(&s, s.Hot+1) {
-				return idOf(renewedAt, hiWord, s.Hot+1, d.entropy), nil
+			if e.Advance(s, s.Hot+1) {
+				putID(&id, renewedAt, hiWord, s.Hot+1, d.entropy)
+				return id, nil
 			}
 		case moveAdvance:
 			if err := d.take(g, wantCounterLo|wantEntropy); err != nil {
 				return ID{}, err
 			}
 			hot := s.Hot&^epoch.PerIDMask | perID(p.delta, p.carries, uint64(d.counterLo))
-			if e.Advance(&s, hot) {
-				return idOf(renewedAt, hiWord, hot, d.entropy), nil
+			if e.Advance(s, hot) {
+				putID(&id, renewedAt, hiWord, hot, d.entropy)
+				return id, nil
 			}
 		case moveStart:
 			if err := d.take(g, wantCounterLo|wantCounterHi|wantEntropy); err != nil {
 				return ID{}, err
 			}
 			first := perID(0, 0, uint64(d.counterLo))
-			r := e.Start(&s, coldWords, [epoch.MaxCold]uint64{p.timestamp, hiWordOf(uint64(d.counterHi))}, first)
+			r := e.Start(s, coldWords, [epoch.MaxCold]uint64{p.timestamp, hiWordOf(uint64(d.counterHi))}, first)
 			if r.Began && g.rng == nil {
 				g.ent.Rekey() // once per epoch: about once a second
 			}
 			if r.Claimed {
-				return idOf(r.Payload[0], r.Payload[1], first, d.entropy), nil
+				putID(&id, r.Payload[0], r.Payload[1], first, d.entropy)
+				return id, nil
 			}
 		}
 	}
@@ -405,7 +425,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (ID, erro
 // with a counter_hi base and a first counter_lo of its own, which are used
 // up whether or not they land: the ID the new epoch's first state stands
 // for is skipped.
-func (g *Generator) help(s *epoch.Snapshot, d *draws) error {
+func (g *Generator) help(s epoch.Snapshot, d *draws) error {
 	if err := d.take(g, wantCounterLo|wantCounterHi); err != nil {
 		return err
 	}

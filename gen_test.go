@@ -342,3 +342,23 @@ func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
 		return g.GenerateOrAbortCore(base+calls.Add(1)*1000, MaxTimestamp)
 	}, ID.Compare)
 }
+
+// TestStressWithChurn takes 100k IDs in each of 64 goroutines at once from
+// one Generator while GOMAXPROCS moves between 1, 2 and 8 and garbage
+// collections are forced: none repeats, each goroutine's IDs increase, and
+// handoffs between goroutines keep real-time order.
+func TestStressWithChurn(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 5_000
+	}
+	g := NewGenerator()
+	stop := make(chan struct{})
+	switches := make(chan int)
+	go func() { switches <- idtest.Churn(stop) }()
+	idtest.Stress(t, 64, n, g.Generate, ID.Compare)
+	close(stop)
+	if s := <-switches; s < 3 {
+		t.Logf("only %d changes of GOMAXPROCS while the test ran", s)
+	}
+}

@@ -1,6 +1,20 @@
 package ulid
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
+)
+
+// BenchmarkFloor is what any ID of one stream costs at least: one clock
+// reading, one random number, one atomic add (see idtest.BenchFloor).
+// BenchmarkMake and BenchmarkGenerate are judged as ratios to it, in the
+// same run.
+func BenchmarkFloor(b *testing.B) { idtest.BenchFloor(b) }
+
+// BenchmarkFloorParallel is the floor with every goroutine adding to one
+// word, the yardstick of BenchmarkMakeParallel.
+func BenchmarkFloorParallel(b *testing.B) { idtest.BenchFloorParallel(b) }
 
 func BenchmarkAppendText(b *testing.B) {
 	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
@@ -51,6 +65,19 @@ func BenchmarkMake(b *testing.B) {
 	for b.Loop() {
 		sinkID = Make()
 	}
+}
+
+// BenchmarkMakeParallel reports the time per ID with every P minting from
+// the package-level Generator at once.
+func BenchmarkMakeParallel(b *testing.B) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		var id ULID
+		for pb.Next() {
+			id = Make()
+		}
+		_ = id
+	})
 }
 
 func BenchmarkNewUnordered(b *testing.B) {

@@ -111,7 +111,7 @@ func NewGeneratorWithRng(rng io.Reader) *Generator {
 // or after [MaxTimestamp], and, for a generator made with
 // [NewGeneratorWithRng], the rng's error. Generate does not allocate.
 func (g *Generator) Generate() (ULID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock)
+	return g.generate(0, DefaultRollbackAllowance, now)
 }
 
 // GenerateOrAbort is [Generator.Generate] that returns [ErrClockRollback],
@@ -119,7 +119,7 @@ func (g *Generator) Generate() (ULID, error) {
 // clock rollback. The IDs it returns are always greater than all earlier
 // ones.
 func (g *Generator) GenerateOrAbort() (ULID, error) {
-	return g.generate(g.clock.Millis(), DefaultRollbackAllowance, fromClock|abort)
+	return g.generate(0, DefaultRollbackAllowance, now|abort)
 }
 
 // GenerateOrResetCore returns the next ULID for a caller-supplied Unix
@@ -142,15 +142,24 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (UL
 }
 
 // generate is the one engine behind every generating method. m says where
-// timestamp came from and what a large rollback does. The common case comes first and takes one atomic add;
-// the rest is in slow.
+// the timestamp comes from (the argument, or the clock read here) and what
+// a large rollback does. The common case comes first and takes one atomic
+// add; the rest is in slow.
 //
-// The ID is written into the result before the add, as the value the add
-// is expected to produce: the add's locked instruction then drains those
-// two 8-byte stores, so the caller's 16-byte copy of the result does not
-// stall on store forwarding. Only when another goroutine's add came first
-// is the ID rewritten.
+// The exported methods are one-line calls that inline into their callers,
+// so generate's result is the caller's own variable. The ID is written into
+// it in place before the add, as the value the add is expected to produce,
+// and rewritten only if another goroutine's add came first (see the root
+// package's generate for why it is not returned in registers instead).
 func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err error) {
+	if m&now == now {
+		// The clock read in two inlined halves, without a call.
+		mono := clock.Mono()
+		var ok bool
+		if timestamp, ok = g.clock.TryMillisAt(mono); !ok {
+			timestamp = g.clock.MillisAt(mono)
+		}
+	}
 	if timestamp-1 >= MaxTimestamp || allowance > MaxTimestamp {
 		return ULID{}, ErrInvalidTimestamp
 	}
@@ -160,7 +169,7 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err 
 	// timestamp wraps to a huge value if timestamp is ahead).
 	if s.Consistent() && current-timestamp <= allowance && s.PerID() < countLimit {
 		next := s.Hot + 1
-		if id, err = idOf(&s, next); err != nil {
+		if err = putID(&id, s, next); err != nil {
 			return ULID{}, err // the overflow leaves the state as it was
 		}
 		got := g.engine.Reserve(1)
@@ -168,7 +177,10 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err 
 			return id, nil
 		}
 		if s.Owns(got) {
-			return idOf(&s, got)
+			if err = putID(&id, s, got); err != nil {
+				return ULID{}, err
+			}
+			return id, nil
 		}
 	}
 	return g.slow(timestamp, allowance, m)
@@ -179,24 +191,27 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err 
 type mode uint8
 
 const (
-	reset     mode = 0         // start again from the timestamp
-	abort     mode = 1 << iota // return ErrClockRollback
-	fromClock                  // the timestamp is a clock reading (see slow)
+	reset     mode = 0                // start again from the timestamp
+	abort     mode = 1 << 0           // return ErrClockRollback
+	fromClock mode = 1 << 1           // the timestamp is a clock reading (see slow)
+	now       mode = 1<<2 | fromClock // read the clock for the timestamp
 )
 
-// idOf returns the ULID that the hot word's count stands for in the epoch
-// of s, or ErrMonotonicOverflow if base + count does not fit 80 bits.
-func idOf(s *epoch.Snapshot, hot uint64) (id ULID, err error) {
+// putID writes into *id the ULID that the hot word's count stands for in
+// the epoch of s, in place (see the root package's putID), or returns
+// ErrMonotonicOverflow, writing nothing, if base + count does not fit 80
+// bits.
+func putID(id *ULID, s epoch.Snapshot, hot uint64) error {
 	count := hot & epoch.PerIDMask
 	randomLo := s.Payload(2) + count // < 2^49: one carry at most
 	randomHi := s.Payload(1) + randomLo>>48
 	if randomHi > hiMask {
-		return ULID{}, ErrMonotonicOverflow
+		return ErrMonotonicOverflow
 	}
 	hi, lo := pack(s.Payload(0), randomHi, randomLo&loMask)
 	binary.BigEndian.PutUint64(id[0:8], hi)
 	binary.BigEndian.PutUint64(id[8:16], lo)
-	return id, nil
+	return nil
 }
 
 // slow handles what generate's fast path leaves: a new millisecond, a
@@ -221,7 +236,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 				if err := r.take(g); err != nil {
 					return ULID{}, err
 				}
-				e.Help(&s, coldWords, [epoch.MaxCold]uint64{1: r.hi, 2: r.lo}, 0)
+				e.Help(s, coldWords, [epoch.MaxCold]uint64{1: r.hi, 2: r.lo}, 0)
 				r.drawn = false
 			}
 			continue
@@ -241,11 +256,11 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 			if s.PerID() >= countLimit {
 				return ULID{}, ErrMonotonicOverflow
 			}
-			id, err := idOf(&s, s.Hot+1)
-			if err != nil {
+			var id ULID
+			if err := putID(&id, s, s.Hot+1); err != nil {
 				return ULID{}, err
 			}
-			if e.Advance(&s, s.Hot+1) {
+			if e.Advance(s, s.Hot+1) {
 				return id, nil
 			}
 			continue
@@ -257,7 +272,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 		if err := r.take(g); err != nil {
 			return ULID{}, err
 		}
-		st := e.Start(&s, coldWords, [epoch.MaxCold]uint64{timestamp, r.hi, r.lo}, 0)
+		st := e.Start(s, coldWords, [epoch.MaxCold]uint64{timestamp, r.hi, r.lo}, 0)
 		if st.Began && g.rng == nil && current/1000 != timestamp/1000 {
 			g.ent.Rekey() // at most about once a second
 		}

@@ -8,16 +8,38 @@ import "time"
 // timestamp) pays for one clock read. The two values describe the same
 // instant.
 func (c *Clock) MillisMono() (millis uint64, mono int64) {
-	mono = int64(time.Since(origin))
-	deadline := c.deadline.Load()
-	if mono >= deadline {
+	mono = Mono()
+	return c.MillisAt(mono), mono
+}
+
+// TryMillisAt is MillisAt without the re-anchoring, and without a call, so
+// that it inlines: ok is false when the offset is due to be re-read, and
+// the caller then calls MillisAt.
+func (c *Clock) TryMillisAt(mono int64) (millis uint64, ok bool) {
+	if mono >= c.deadline.Load() {
+		return 0, false
+	}
+	ns := mono + c.offset.Load()
+	if ns < 0 {
+		return 0, true
+	}
+	return uint64(ns) / 1e6, true
+}
+
+// MillisAt returns the Unix time in milliseconds at mono, a reading of
+// Mono taken just before (the offset it applies is re-read at most once
+// per interval), or 0 if the wall clock reads before 1970. Mono and
+// MillisAt each inline where the pair in MillisMono does not, so a hot
+// path can read the clock without a call.
+func (c *Clock) MillisAt(mono int64) uint64 {
+	if deadline := c.deadline.Load(); mono >= deadline {
 		c.reanchor(deadline)
 	}
 	ns := mono + c.offset.Load()
 	if ns < 0 {
-		return 0, mono
+		return 0
 	}
-	return uint64(ns) / 1e6, mono
+	return uint64(ns) / 1e6
 }
 
 // Mono returns the monotonic clock in nanoseconds since the process-wide

@@ -141,31 +141,46 @@ type Engine struct {
 	hook func(Point) // test only: see SetHook
 }
 
-// Snapshot is the words as Load read them.
+// Snapshot is the words as Load read them. It is four scalar fields, not
+// an array, so that the compiler keeps a snapshot in registers: an array
+// lives in memory, and copying one made of 8-byte stores with 16-byte
+// loads stalls on store forwarding. Its methods take it by value for the
+// same reason.
 type Snapshot struct {
-	Hot  uint64
-	Cold [MaxCold]uint64
+	Hot                 uint64
+	cold0, cold1, cold2 uint64
+}
+
+// Cold returns cold word i as loaded.
+func (s Snapshot) Cold(i int) uint64 {
+	switch i {
+	case 0:
+		return s.cold0
+	case 1:
+		return s.cold1
+	}
+	return s.cold2
 }
 
 // Tag returns the epoch tag of the snapshot's hot word.
-func (s *Snapshot) Tag() uint64 { return s.Hot >> TagShift }
+func (s Snapshot) Tag() uint64 { return s.Hot >> TagShift }
 
 // PerID returns the per-ID part of the snapshot's hot word.
-func (s *Snapshot) PerID() uint64 { return s.Hot & PerIDMask }
+func (s Snapshot) PerID() uint64 { return s.Hot & PerIDMask }
 
 // Payload returns the payload of cold word i.
-func (s *Snapshot) Payload(i int) uint64 { return s.Cold[i] >> ColdTagBits }
+func (s Snapshot) Payload(i int) uint64 { return s.Cold(i) >> ColdTagBits }
 
 // Consistent reports whether the snapshot belongs to one epoch (the
 // snapshot rule in the package comment).
-func (s *Snapshot) Consistent() bool {
-	return s.Cold[0]&ColdTagMask == s.Hot>>TagShift&ColdTagMask
+func (s Snapshot) Consistent() bool {
+	return s.cold0&ColdTagMask == s.Hot>>TagShift&ColdTagMask
 }
 
 // Changing reports whether the snapshot shows an epoch change under way:
 // cold[0] carries the tag after hot's.
-func (s *Snapshot) Changing() bool {
-	return s.Cold[0]&ColdTagMask == (s.Hot>>TagShift+1)&ColdTagMask
+func (s Snapshot) Changing() bool {
+	return s.cold0&ColdTagMask == (s.Hot>>TagShift+1)&ColdTagMask
 }
 
 // Load reads the hot word and then cold words n-1 down to 0, the order the
@@ -177,18 +192,18 @@ func (e *Engine) Load(n int) (s Snapshot) {
 		if HooksEnabled {
 			e.at(Loading, 2)
 		}
-		s.Cold[2] = e.cold[2].Load()
+		s.cold2 = e.cold[2].Load()
 	}
 	if n > 1 {
 		if HooksEnabled {
 			e.at(Loading, 1)
 		}
-		s.Cold[1] = e.cold[1].Load()
+		s.cold1 = e.cold[1].Load()
 	}
 	if HooksEnabled {
 		e.at(Loading, 0)
 	}
-	s.Cold[0] = e.cold[0].Load()
+	s.cold0 = e.cold[0].Load()
 	return s
 }
 
@@ -204,11 +219,11 @@ func (e *Engine) Reserve(k uint64) uint64 {
 
 // Owns reports whether got, a value Reserve returned, belongs to the epoch
 // of s.
-func (s *Snapshot) Owns(got uint64) bool { return got>>TagShift == s.Hot>>TagShift }
+func (s Snapshot) Owns(got uint64) bool { return got>>TagShift == s.Hot>>TagShift }
 
 // Advance moves the hot word from the snapshot's value to next, which must
 // be a larger value with the same tag, and reports whether it did.
-func (e *Engine) Advance(s *Snapshot, next uint64) bool {
+func (e *Engine) Advance(s Snapshot, next uint64) bool {
 	e.at(Advancing, 0)
 	return e.hot.CompareAndSwap(s.Hot, next)
 }
@@ -230,18 +245,18 @@ type Started struct {
 // perID: it moves cold[0], then cold[1..n-1], then the hot word, each by
 // compare-and-swap from the snapshot's value. If cold[0] has moved since
 // the snapshot, nothing is written.
-func (e *Engine) Start(s *Snapshot, n int, payload [MaxCold]uint64, perID uint64) (r Started) {
+func (e *Engine) Start(s Snapshot, n int, payload [MaxCold]uint64, perID uint64) (r Started) {
 	tag := (s.Hot>>TagShift + 1) & tagMask
 	coldTag := tag & ColdTagMask
 	e.at(StartingCold, 0)
-	if !e.cold[0].CompareAndSwap(s.Cold[0], payload[0]<<ColdTagBits|coldTag) {
+	if !e.cold[0].CompareAndSwap(s.cold0, payload[0]<<ColdTagBits|coldTag) {
 		return r
 	}
 	r.Began = true
 	r.Payload[0] = payload[0]
 	for i := 1; i < n; i++ {
 		e.at(StartingCold, i)
-		e.cold[i].CompareAndSwap(s.Cold[i], payload[i]<<ColdTagBits|coldTag)
+		e.cold[i].CompareAndSwap(s.Cold(i), payload[i]<<ColdTagBits|coldTag)
 		// A helper may have moved the word first, with its own payload.
 		w := e.cold[i].Load()
 		if w&ColdTagMask != coldTag {
@@ -269,14 +284,14 @@ func (e *Engine) Start(s *Snapshot, n int, payload [MaxCold]uint64, perID uint64
 // cold word, read with the old tag or the new one and moved from the old
 // one if need be, carries the new tag: invariant 1 holds without checking
 // the words again.
-func (e *Engine) Help(s *Snapshot, n int, payload [MaxCold]uint64, perID uint64) {
+func (e *Engine) Help(s Snapshot, n int, payload [MaxCold]uint64, perID uint64) {
 	oldTag := s.Hot >> TagShift & ColdTagMask
 	tag := (s.Hot>>TagShift + 1) & tagMask
 	coldTag := tag & ColdTagMask
 	for i := 1; i < n; i++ {
-		if s.Cold[i]&ColdTagMask == oldTag {
+		if s.Cold(i)&ColdTagMask == oldTag {
 			e.at(HelpingCold, i)
-			e.cold[i].CompareAndSwap(s.Cold[i], payload[i]<<ColdTagBits|coldTag)
+			e.cold[i].CompareAndSwap(s.Cold(i), payload[i]<<ColdTagBits|coldTag)
 		}
 	}
 	e.at(HelpingHot, 0)
@@ -315,12 +330,8 @@ func (e *Engine) at(step Step, word int) {
 
 // Words returns the words without the snapshot rule's order and without
 // running the test hook, for tests that watch the state between steps.
-func (e *Engine) Words() (s Snapshot) {
-	s.Hot = e.hot.Load()
-	for i := range e.cold {
-		s.Cold[i] = e.cold[i].Load()
-	}
-	return s
+func (e *Engine) Words() Snapshot {
+	return Snapshot{e.hot.Load(), e.cold[0].Load(), e.cold[1].Load(), e.cold[2].Load()}
 }
 
 // SetHook installs f to run at every step of every call, for tests that

@@ -3,9 +3,11 @@
 package idtest
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // handoffEvery is how often a goroutine passes an ID to another one.
@@ -88,4 +90,27 @@ func Stress[T comparable](t testing.TB, goroutines, n int, next func() (T, error
 		}
 	}
 	return all
+}
+
+// Churn switches GOMAXPROCS between 1, 2 and 8 and forces a garbage
+// collection every few milliseconds until stop is closed, then restores
+// GOMAXPROCS, so that a stress test runs through changes of parallelism,
+// preemptions and stop-the-world pauses. It returns the number of
+// switches made.
+func Churn(stop <-chan struct{}) int {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	procs := [...]int{1, 2, 8}
+	ticker := time.NewTicker(3 * time.Millisecond)
+	defer ticker.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-stop:
+			return n
+		case <-ticker.C:
+			runtime.GOMAXPROCS(procs[n%len(procs)])
+			if n%4 == 0 {
+				runtime.GC()
+			}
+		}
+	}
 }
