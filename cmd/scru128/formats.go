@@ -78,8 +78,12 @@ type mintOptions struct {
 	// generator accepts time 0, so gen never passes it for -time.
 	atMillis int64
 	// scru64 is the generator of a scru64 run, made by gen from the node
-	// spec so that it can save where to continue when the run ends.
+	// spec so that it can save where to continue when the run ends; nil for
+	// a node leased from etcd.
 	scru64 *scru64.Generator
+	// scru64Generate mints a scru64 ID stamped with the clock: scru64's
+	// Generate, or a leased node's.
+	scru64Generate func() (scru64.ID, error)
 }
 
 // rfc3339Milli is RFC 3339 with milliseconds; with UTC times it ends in Z.
@@ -177,7 +181,7 @@ var scru64Format = format{
 	// tick, MaxTimestamp, reserved.
 	minMillis: 256, maxMillis: scru64.MaxTimestamp<<8 - 1,
 	newMinter: func(o mintOptions) (minter, error) {
-		g := o.scru64
+		g, generate := o.scru64, o.scru64Generate
 		encode := o.out.encoder64(func(b []byte, id uint64) []byte {
 			b, _ = scru64.ID(id).AppendText(b)
 			return b
@@ -209,7 +213,7 @@ var scru64Format = format{
 			// so far ahead of the clock (or the clock has gone back so far)
 			// that the stream has to wait; gen flushes its output first.
 			m.next = func() (scru64.ID, error) {
-				id, err := g.Generate()
+				id, err := generate()
 				if errors.Is(err, scru64.ErrClockRollback) {
 					return id, errWouldWait
 				}
@@ -217,7 +221,7 @@ var scru64Format = format{
 			}
 			m.waitFor = func(stop <-chan struct{}) (scru64.ID, error) {
 				for {
-					id, err := g.Generate()
+					id, err := generate()
 					if !errors.Is(err, scru64.ErrClockRollback) {
 						return id, err
 					}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fastid/scru128/internal/etcdhttp"
+	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 )
 
@@ -41,6 +44,15 @@ Flags:
                $SCRU64_NODE_SPEC)
   -state FILE  scru64: take the node spec from FILE if it exists, and write
                there the spec to continue from when done
+  -etcd URLS   scru64: lease a free node ID from the etcd cluster at URLS
+               (comma-separated client URLs, http://127.0.0.1:2379 or
+               127.0.0.1:2379) instead of -node; the run continues after the
+               node ID's last ID, stops minting if the lease is lost, and
+               gives the node ID back when done
+  -etcd-prefix P
+               the etcd key prefix of the node IDs (default /scru64/)
+  -etcd-size N the node ID size in bits, 1 to 23, the same for every node
+               under one prefix (default 8)
 
 Output is flushed at least every 100 ms and whenever minting has to wait. A
 closed stdout ends gen quietly; SIGINT or SIGTERM ends it after the last whole
@@ -50,7 +62,8 @@ SCRU64: a node ID may be used again only after the 256-ms tick of its last ID,
 or by continuing after that ID. So gen -format scru64 ends by printing on
 stderr the -node value to continue from, or by writing it to the -state file;
 and without -state it waits until its last ID's tick is over before it exits,
-so that a plain rerun with the same -node cannot repeat an ID.
+so that a plain rerun with the same -node cannot repeat an ID. With -etcd the
+record of the last ID is kept in etcd, and none of this is needed.
 `
 
 // maxLine bounds one line of gen's output: a UUID and a newline.
@@ -63,20 +76,25 @@ type genFlags struct {
 	format, at       *string
 	upper, uuid, hex *bool
 	node, statePath  *string
+	etcd, etcdPrefix *string
+	etcdSize         *uint
 }
 
 func newGenFlags() (*flag.FlagSet, *genFlags) {
 	fs := newFlagSet("gen")
 	return fs, &genFlags{
-		n:         fs.Int64("n", 1, ""),
-		stream:    fs.Bool("stream", false, ""),
-		format:    fs.String("format", formats[0].name, ""),
-		at:        fs.String("time", "", ""),
-		upper:     fs.Bool("upper", false, ""),
-		uuid:      fs.Bool("uuid", false, ""),
-		hex:       fs.Bool("hex", false, ""),
-		node:      fs.String("node", "", ""),
-		statePath: fs.String("state", "", ""),
+		n:          fs.Int64("n", 1, ""),
+		stream:     fs.Bool("stream", false, ""),
+		format:     fs.String("format", formats[0].name, ""),
+		at:         fs.String("time", "", ""),
+		upper:      fs.Bool("upper", false, ""),
+		uuid:       fs.Bool("uuid", false, ""),
+		hex:        fs.Bool("hex", false, ""),
+		node:       fs.String("node", "", ""),
+		statePath:  fs.String("state", "", ""),
+		etcd:       fs.String("etcd", "", ""),
+		etcdPrefix: fs.String("etcd-prefix", nodelease.DefaultPrefix, ""),
+		etcdSize:   fs.Uint("etcd-size", nodelease.DefaultNodeIDSize, ""),
 	}
 }
 
@@ -105,6 +123,16 @@ func runGen(args []string, e *env) int {
 		return bad("-node applies to -format scru64 only")
 	case f.name != "scru64" && *cfg.statePath != "":
 		return bad("-state applies to -format scru64 only")
+	case f.name != "scru64" && *cfg.etcd != "":
+		return bad("-etcd applies to -format scru64 only")
+	case *cfg.etcd == "" && (wasSet(flags, "etcd-prefix") || wasSet(flags, "etcd-size")):
+		return bad("-etcd-prefix and -etcd-size need -etcd")
+	case *cfg.etcd != "" && (*cfg.node != "" || *cfg.statePath != ""):
+		return bad("-etcd leases the node ID: it excludes -node and -state")
+	case *cfg.etcd != "" && *cfg.at != "":
+		return bad("-etcd mints at the clock's time: it excludes -time (backfill with -node instead)")
+	case *cfg.etcdSize < 1 || *cfg.etcdSize > 23:
+		return bad("-etcd-size %d: want 1 to 23", *cfg.etcdSize)
 	}
 
 	opts := mintOptions{out: outputForm{upper: *cfg.upper}}
@@ -133,13 +161,21 @@ func runGen(args []string, e *env) int {
 	}
 
 	var restart *scru64Restart
-	if f.name == "scru64" {
+	var leased *nodelease.Node
+	switch {
+	case f.name == "scru64" && *cfg.etcd != "":
+		var status int
+		if leased, status = acquireNode(e, *cfg.etcd, *cfg.etcdPrefix, uint8(*cfg.etcdSize)); leased == nil {
+			return status
+		}
+		opts.scru64Generate = leased.Generate
+	case f.name == "scru64":
 		var status int
 		restart, status = newSCRU64Restart(e, *cfg.node, *cfg.statePath)
 		if restart == nil {
 			return status
 		}
-		opts.scru64 = restart.gen
+		opts.scru64, opts.scru64Generate = restart.gen, restart.gen.Generate
 	}
 
 	m, err := f.newMinter(opts)
@@ -172,7 +208,58 @@ func runGen(args []string, e *env) int {
 			status = s
 		}
 	}
+	if leased != nil {
+		if s := releaseNode(e, leased); s != exitOK && status == exitOK {
+			status = s
+		}
+	}
 	return status
+}
+
+// etcdTimeout bounds leasing a node ID from etcd, and giving it back.
+const etcdTimeout = 30 * time.Second
+
+// acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
+// an exit status after reporting an error.
+func acquireNode(e *env, endpoints, prefix string, size uint8) (*nodelease.Node, int) {
+	store, err := etcdhttp.New(strings.Split(endpoints, ","), nil)
+	if err != nil {
+		return nil, usageFailure(e, "gen", "-etcd: "+reason(err))
+	}
+	var cfg nodelease.Config
+	cfg.SetPrefix(prefix)
+	cfg.SetNodeIDSize(size)
+	flagOf := func(field string) string {
+		switch field {
+		case "Prefix":
+			return "-etcd-prefix"
+		case "NodeIDSize":
+			return "-etcd-size"
+		}
+		return "-etcd"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	node, err := nodelease.Acquire(ctx, store, cfg, flagOf)
+	if errors.Is(err, nodelease.ErrInvalidOption) || errors.Is(err, nodelease.ErrRealmMismatch) {
+		return nil, usageFailure(e, "gen", reason(err))
+	}
+	if err != nil {
+		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %s", reason(err)))
+	}
+	return node, exitOK
+}
+
+// releaseNode ends gen -etcd: it records the last ID in etcd and gives the
+// node ID back (Node.Close). A node whose lease was lost during the run has
+// already been reported by the minting error.
+func releaseNode(e *env, node *nodelease.Node) int {
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	if err := node.Close(ctx); err != nil && !errors.Is(err, nodelease.ErrLeaseLost) && !errors.Is(err, nodelease.ErrClosed) {
+		return failure(e, fmt.Errorf("giving the node ID back to etcd: %s", reason(err)))
+	}
+	return exitOK
 }
 
 // errWrite marks an error of writing the output.

@@ -34,7 +34,8 @@ ULID, Ulid-Flake and the legacy SCRU128 form.
 
 Usage:
   scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
-              [-node SPEC] [-state FILE]
+              [-node SPEC] [-state FILE] [-etcd URLS [-etcd-prefix P]
+              [-etcd-size N]]
       print new IDs, one per line
   scru128 inspect [-format F] [-local] [ID ...]
       print the fields of each ID (or of each line of stdin) as JSON
@@ -195,7 +196,7 @@ func isClosedPipe(err error) bool {
 }
 
 // libraryPrefixes are the prefixes of this module's error texts.
-var libraryPrefixes = []string{"scru128: ", "scru64: ", "ulid: ", "ulidflake: ", "legacy: "}
+var libraryPrefixes = []string{"scru128: ", "scru64: ", "ulid: ", "ulidflake: ", "legacy: ", "etcdnode: ", "etcdhttp: "}
 
 // reason returns err's text without this module's package prefix, so that a
 // message the tool wraps carries one prefix, its own: "value out of range",
