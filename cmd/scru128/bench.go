@@ -288,7 +288,7 @@ func (p *progress) done() {
 
 // benchCases lists the cases: for each format, minting from its ordered
 // generator on one goroutine and on all, encoding and parsing; for SCRU128
-// also its Pool. Each loop calls the package directly, not through a
+// and ULID also their unordered per-P minting. Each loop calls the package directly, not through a
 // function value, so that the figures hold no indirect call. A call that
 // fails, or a parse that returns another ID, is counted.
 func benchCases() []benchCase {
@@ -397,6 +397,18 @@ func benchCases() []benchCase {
 				for pb.Next() {
 					_, err := g.Generate()
 					count(errs, err)
+				}
+			})
+		}},
+		{"ulid", "mint NewUnordered", false, func(b *testing.B, _ *atomic.Int64) {
+			for b.Loop() {
+				ulid.NewUnordered()
+			}
+		}},
+		{"ulid", "mint NewUnordered", true, func(b *testing.B, _ *atomic.Int64) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					ulid.NewUnordered()
 				}
 			})
 		}},
