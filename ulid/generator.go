@@ -169,17 +169,20 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err 
 	// timestamp wraps to a huge value if timestamp is ahead).
 	if s.Consistent() && current-timestamp <= allowance && s.PerID() < countLimit {
 		next := s.Hot + 1
-		if err = putID(&id, s, next); err != nil {
-			return ULID{}, err // the overflow leaves the state as it was
+		randHi, randLo, ok := randomPart(s, next)
+		if !ok {
+			return ULID{}, ErrMonotonicOverflow // and the state is left as it was
 		}
+		putID(&id, current, randHi, randLo)
 		got := g.engine.Reserve(1)
 		if got == next {
 			return id, nil
 		}
 		if s.Owns(got) {
-			if err = putID(&id, s, got); err != nil {
-				return ULID{}, err
+			if randHi, randLo, ok = randomPart(s, got); !ok {
+				return ULID{}, ErrMonotonicOverflow
 			}
+			putID(&id, current, randHi, randLo)
 			return id, nil
 		}
 	}
@@ -197,21 +200,21 @@ const (
 	now       mode = 1<<2 | fromClock // read the clock for the timestamp
 )
 
-// putID writes into *id the ULID that the hot word's count stands for in
-// the epoch of s, in place (see the root package's putID), or returns
-// ErrMonotonicOverflow, writing nothing, if base + count does not fit 80
-// bits.
-func putID(id *ULID, s epoch.Snapshot, hot uint64) error {
-	count := hot & epoch.PerIDMask
-	randomLo := s.Payload(2) + count // < 2^49: one carry at most
-	randomHi := s.Payload(1) + randomLo>>48
-	if randomHi > hiMask {
-		return ErrMonotonicOverflow
-	}
-	hi, lo := pack(s.Payload(0), randomHi, randomLo&loMask)
+// randomPart returns the random part that the hot word's count stands for in
+// the epoch of s, base + count, as its high 32 and low 48 bits, and ok
+// false if it does not fit 80 bits.
+func randomPart(s epoch.Snapshot, hot uint64) (hi, lo uint64, ok bool) {
+	lo = s.Payload(2) + hot&epoch.PerIDMask // < 2^49: one carry at most
+	hi = s.Payload(1) + lo>>48
+	return hi, lo & loMask, hi <= hiMask
+}
+
+// putID writes into *id the ULID with the given timestamp and random
+// part, in place (see the root package's putID).
+func putID(id *ULID, timestamp, randHi, randLo uint64) {
+	hi, lo := pack(timestamp, randHi, randLo)
 	binary.BigEndian.PutUint64(id[0:8], hi)
 	binary.BigEndian.PutUint64(id[8:16], lo)
-	return nil
 }
 
 // slow handles what generate's fast path leaves: a new millisecond, a
@@ -256,12 +259,12 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 			if s.PerID() >= countLimit {
 				return ULID{}, ErrMonotonicOverflow
 			}
-			var id ULID
-			if err := putID(&id, s, s.Hot+1); err != nil {
-				return ULID{}, err
+			randHi, randLo, ok := randomPart(s, s.Hot+1)
+			if !ok {
+				return ULID{}, ErrMonotonicOverflow
 			}
 			if e.Advance(s, s.Hot+1) {
-				return id, nil
+				return FromUint64s(pack(current, randHi, randLo)), nil
 			}
 			continue
 		case timestamp < current && m&abort != 0:

@@ -31,8 +31,12 @@ import (
 // a fresh one from crypto/rand.
 const ReseedInterval = time.Second
 
-// bufferValues is the number of 32-bit values a Source computes per refill.
+// bufferValues is the number of 32-bit values a Source computes per
+// refill, a power of two.
 const bufferValues = 64
+
+// Uint32 masks its index with bufferValues-1: it must be a power of two.
+const _ = uint(-(bufferValues & (bufferValues - 1)))
 
 // Source is a buffered ChaCha8 stream seeded from crypto/rand. It hands out
 // values from a block of 64 precomputed 32-bit words and refills the block
@@ -44,7 +48,7 @@ const bufferValues = 64
 // seeded, so the first value refills the block from a fresh seed.
 type Source struct {
 	buf      [bufferValues]uint32
-	left     int // unread values, at the end of buf; 0 means empty
+	left     int // unread values, buf[0:left]; 0 means empty
 	rng      rand.ChaCha8
 	seededAt time.Time // carries a monotonic reading; zero before the first seed
 }
@@ -64,12 +68,13 @@ func (s *Source) Init() {
 	s.reseed()
 }
 
-// Uint32 returns 32 random bits.
+// Uint32 returns 32 random bits. It takes the block from its end, which
+// keeps it within the inlining budget: the masked index needs no bounds
+// check.
 func (s *Source) Uint32() uint32 {
 	if s.left > 0 {
-		v := s.buf[bufferValues-s.left]
 		s.left--
-		return v
+		return s.buf[s.left&(bufferValues-1)]
 	}
 	return s.refill()
 }
@@ -89,7 +94,7 @@ func (s *Source) refill() uint32 {
 		s.buf[i], s.buf[i+1] = uint32(v>>32), uint32(v)
 	}
 	s.left = bufferValues - 1
-	return s.buf[0]
+	return s.buf[bufferValues-1]
 }
 
 func (s *Source) reseed() {

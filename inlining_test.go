@@ -1,0 +1,82 @@
+package scru128
+
+import (
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// inlined lists, per package directory, the functions the hot paths rely
+// on the compiler to inline: a call where there was none costs a few
+// nanoseconds, and the Generate wrappers must inline for generate to write
+// the ID straight into the caller's variable.
+var inlined = map[string][]string{
+	".": {
+		"(*Generator).Generate", "(*Generator).GenerateOrAbort",
+		"(*Generator).GenerateOrResetCore", "(*Generator).GenerateOrAbortCore",
+		"putID", "perID", "hiWordOf",
+		"ID.Compare", "ID.IsZero", "ID.Timestamp", "ID.Uint64s", "FromUint64s",
+		"Parse", "ParseBytes",
+		"NewUnordered",
+	},
+	"internal/epoch": {
+		"(*Engine).Load", "(*Engine).Reserve",
+		"Snapshot.Cold", "Snapshot.Payload", "Snapshot.PerID", "Snapshot.Tag",
+		"Snapshot.Consistent", "Snapshot.Changing", "Snapshot.Owns",
+	},
+	"internal/clock": {"Mono", "(*Clock).TryMillisAt", "(*Clock).Millis"},
+	"internal/entropy": {
+		"(*Shared).Uint64", "(*Source).Uint32",
+	},
+	"ulid": {
+		"(*Generator).Generate", "(*Generator).GenerateOrAbort",
+		"(*Generator).GenerateOrResetCore", "(*Generator).GenerateOrAbortCore",
+		"putID", "randomPart", "pack", "ULID.Compare", "ULID.Timestamp", "Parse", "ParseBytes",
+	},
+	"scru64": {"ID.Compare", "Parse", "ParseBytes"},
+	"legacy": {"ID.Compare", "Parse"},
+}
+
+// canInline matches the compiler's report of an inlinable function:
+// "./dir/file.go:12:6: can inline Name with cost ...".
+var canInline = regexp.MustCompile(`(?m)^(\S+?)/?[^/\s]+\.go:\d+:\d+: can inline (\S+)`)
+
+// TestInlining fails when a function in the list above stops being
+// inlinable, after a change that looked harmless: the check net/netip
+// keeps for its own hot paths.
+func TestInlining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	args := []string{"build", "-gcflags=-m"}
+	for dir := range inlined {
+		args = append(args, "./"+dir)
+	}
+	cmd := exec.Command(goTool, args...)
+	cmd.Env = append(cmd.Environ(), "GOARCH="+runtime.GOARCH)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	got := make(map[string]bool)
+	for _, m := range canInline.FindAllStringSubmatch(string(out), -1) {
+		dir := strings.TrimPrefix(strings.TrimPrefix(m[1], "./"), ".")
+		if dir == "" {
+			dir = "."
+		}
+		got[dir+" "+m[2]] = true
+	}
+	for dir, names := range inlined {
+		for _, name := range names {
+			if !got[dir+" "+name] {
+				t.Errorf("%s: %s is no longer inlinable", dir, name)
+			}
+		}
+	}
+}
