@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastid/scru128/internal/base36"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -21,38 +22,36 @@ func bigPow(base, exp int64) *big.Int {
 
 var two64 = new(big.Int).Lsh(big.NewInt(1), 64)
 
-// TestCodecConstants re-derives the magic numbers of encode_fast.go and
-// decode_fast.go.
+// The halves of 36^24, for building test values around it.
+const (
+	radix24Hi = radix24 >> 64
+	radix24Lo = radix24 & (1<<64 - 1)
+)
+
+// TestCodecConstants checks the defining property of the two constants
+// that are quotients, invK = ceil(2^256 / 36^24) and w1Max = floor((2^128-1)
+// / 36^16), by multiplying back with math/big. The compiler evaluates their
+// expressions exactly, and the bounds built on them are compile-time
+// assertions; what it cannot know is that each expression is the rounding
+// its comments promise.
 func TestCodecConstants(t *testing.T) {
-	eq := func(name string, got uint64, want *big.Int) {
-		t.Helper()
-		if !want.IsUint64() || got != want.Uint64() {
-			t.Errorf("%s = %d, want %s", name, got, want)
-		}
-	}
-	eq("radix2", radix2, bigPow(36, 2))
-	eq("radix4", radix4, bigPow(36, 4))
-	eq("radix6", radix6, bigPow(36, 6))
-	eq("radix8", radix8, bigPow(36, 8))
-	eq("radix12", radix12, bigPow(36, 12))
 	r16, r24 := bigPow(36, 16), bigPow(36, 24)
-	eq("radix16Hi", radix16Hi, new(big.Int).Rsh(r16, 64))
-	eq("radix16Lo", radix16Lo, new(big.Int).Mod(r16, two64))
-	eq("radix24Hi", radix24Hi, new(big.Int).Rsh(r24, 64))
-	eq("radix24Lo", radix24Lo, new(big.Int).Mod(r24, two64))
-
-	// invK = ceil(2^256 / 36^24).
-	k := new(big.Int).Lsh(big.NewInt(1), 256)
-	k.Add(k, new(big.Int).Sub(r24, big.NewInt(1))).Quo(k, r24)
-	eq("invK2", invK2, new(big.Int).Rsh(k, 128))
-	eq("invK1", invK1, new(big.Int).Mod(new(big.Int).Rsh(k, 64), two64))
-	eq("invK0", invK0, new(big.Int).Mod(k, two64))
-	if invK1 >= 1<<62 {
-		t.Error("encode assumes invK1 < 2^62")
+	two256 := new(big.Int).Lsh(big.NewInt(1), 256)
+	k := new(big.Int).Lsh(big.NewInt(invK2), 128)
+	k.Add(k, new(big.Int).Lsh(new(big.Int).SetUint64(invK1), 64))
+	k.Add(k, new(big.Int).SetUint64(invK0))
+	// invK*36^24 >= 2^256 > (invK-1)*36^24.
+	above := new(big.Int).Mul(k, r24)
+	below := new(big.Int).Sub(above, r24)
+	if above.Cmp(two256) < 0 || below.Cmp(two256) >= 0 {
+		t.Errorf("invK = %s is not ceil(2^256 / 36^24)", k)
 	}
-
+	// w1Max*36^16 <= 2^128-1 < (w1Max+1)*36^16.
 	max128 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
-	eq("w1Max", w1Max, new(big.Int).Quo(max128, r16))
+	w := new(big.Int).SetUint64(w1Max)
+	if new(big.Int).Mul(w, r16).Cmp(max128) > 0 || new(big.Int).Mul(w.Add(w, big.NewInt(1)), r16).Cmp(max128) <= 0 {
+		t.Errorf("w1Max = %d is not floor((2^128-1) / 36^16)", uint64(w1Max))
+	}
 }
 
 // refEncode is a plain reference for encode: 25 divisions of the 128-bit
@@ -63,7 +62,7 @@ func refEncode(hi, lo uint64) string {
 		var r uint64
 		hi, r = bits.Div64(0, hi, 36)
 		lo, r = bits.Div64(r, lo, 36)
-		out[i] = alphabet[r]
+		out[i] = base36.Alphabet[r]
 	}
 	return string(out[:])
 }
@@ -81,7 +80,7 @@ func limbEdges() []uint64 {
 	var out []uint64
 	add := func(x uint64) {
 		for d := uint64(0); d <= 3; d++ {
-			if x+d < radix12 {
+			if x+d < base36.Radix12 {
 				out = append(out, x+d)
 			}
 			if x >= d {
@@ -90,7 +89,7 @@ func limbEdges() []uint64 {
 		}
 	}
 	add(0)
-	add(radix12 - 1)
+	add(base36.Radix12 - 1)
 	p := uint64(1)
 	for range 12 {
 		for m := uint64(1); m < 36; m++ {
@@ -105,7 +104,7 @@ func limbEdges() []uint64 {
 		c.Quo(c, two64)
 		add(c.Uint64())
 		// c with c/36^12 = n/3.75, where k in encode changes.
-		add(radix12 / 15 * 4 * n)
+		add(base36.Radix12 / 15 * 4 * n)
 	}
 	return out
 }
@@ -114,7 +113,7 @@ func limbEdges() []uint64 {
 func limbDigits(x uint64) string {
 	var out [12]byte
 	for i := 11; i >= 0; i-- {
-		out[i] = alphabet[x%36]
+		out[i] = base36.Alphabet[x%36]
 		x /= 36
 	}
 	return string(out[:])
@@ -126,13 +125,13 @@ func TestEncodeLimbEdges(t *testing.T) {
 	edges := limbEdges()
 	var core []uint64
 	for i, x := range edges {
-		if i%97 == 0 || x < 4 || x > radix12-5 {
+		if i%97 == 0 || x < 4 || x > base36.Radix12-5 {
 			core = append(core, x)
 		}
 	}
 	check := func(a, b, c uint64) {
 		// V = a*36^24 + b*36^12 + c; skip it if it passes 2^128-1.
-		hi, lo := bits.Mul64(b, radix12)
+		hi, lo := bits.Mul64(b, base36.Radix12)
 		lo, carry := bits.Add64(lo, c, 0)
 		hi += carry
 		ahi, alo := bits.Mul64(a, radix24Lo)
@@ -142,7 +141,7 @@ func TestEncodeLimbEdges(t *testing.T) {
 		if carry != 0 {
 			return
 		}
-		if got, want := encodeString(hi, lo), alphabet[a:a+1]+limbDigits(b)+limbDigits(c); got != want {
+		if got, want := encodeString(hi, lo), base36.Alphabet[a:a+1]+limbDigits(b)+limbDigits(c); got != want {
 			t.Fatalf("encode(%d, %d, %d) = %s, want %s", a, b, c, got, want)
 		}
 	}
@@ -297,7 +296,7 @@ func TestDecodeDifferentialRandom(t *testing.T) {
 		for i := range s {
 			d := rng.IntN(36)
 			if rng.IntN(2) == 0 {
-				s[i] = alphabet[d]
+				s[i] = base36.Alphabet[d]
 			} else {
 				s[i] = upper[d]
 			}

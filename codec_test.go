@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastid/scru128/internal/base36"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -113,8 +114,8 @@ func TestParseRejects(t *testing.T) {
 func TestEncodeMatchesNaiveOnEdges(t *testing.T) {
 	// Values around the limb boundaries, where a wrong carry would show.
 	var cases []ID
-	for _, hi := range []uint64{0, 1, 3, radix12 - 1, radix12, radix12 + 1, 1 << 63, radix24Hi, radix24Hi + 1, 1<<64 - 1} {
-		for _, lo := range []uint64{0, 1, radix12 - 1, radix12, radix24Lo, radix24Lo - 1, 1 << 63, 1<<64 - 1} {
+	for _, hi := range []uint64{0, 1, 3, base36.Radix12 - 1, base36.Radix12, base36.Radix12 + 1, 1 << 63, radix24Hi, radix24Hi + 1, 1<<64 - 1} {
+		for _, lo := range []uint64{0, 1, base36.Radix12 - 1, base36.Radix12, radix24Lo, radix24Lo - 1, 1 << 63, 1<<64 - 1} {
 			cases = append(cases, FromUint64s(hi, lo))
 		}
 	}

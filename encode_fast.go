@@ -4,13 +4,15 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
+
+	"github.com/fastid/scru128/internal/base36"
 )
 
 // Base36 encoding on two uint64 halves, without math/big and without
 // hardware division: only multiplications, mostly 64x64->128-bit ones.
 //
 // The 128-bit value V = hi*2^64 + lo splits into V = a*36^24 + b*36^12 + c,
-// with a <= 15 and b, c < 36^12 < 2^63, but b and c are never computed as
+// with a <= 15 and limbs b, c < 36^12, but b and c are never computed as
 // integers. Everything works on binary fractions instead:
 //
 //   - One multiplication of V by a 132-bit reciprocal of 36^24 gives
@@ -20,42 +22,51 @@ import (
 //     leaves c/36^12 as a 64-bit fraction fc. The matching fraction fb of
 //     b/36^12 is the fraction's high word less a small correction read off
 //     fc.
-//   - A fraction f of a 12-digit limb yields its digits two at a time: the
-//     high word of f*36^2 is the next pair, the low word is the rest of the
-//     fraction. A 1296-entry table turns a pair into two characters.
+//   - Each limb's fraction yields its digits two at a time through
+//     [base36.PutSixDigits], which is exact for a fraction that exceeds
+//     the limb's value by less than one unit of its last digit and never
+//     falls short of it.
 //
-// Each fraction is rounded up by less than one unit of its limb's last
-// digit, which keeps every pair exact; the comments in encode carry the error
-// bounds, and codec_internal_test.go checks the constants and compares
-// against math/big and a division-based reference.
+// The comments in encode carry the error bounds, the constants below check
+// at compile time the bounds those rely on, and codec_internal_test.go
+// compares encode with math/big and with a division-based reference.
 
 const (
-	alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+	radix24 = base36.Radix12 * base36.Radix12 // 36^24, below 2^125
 
-	radix12 = 4738381338321616896 // 36^12
-	radix6  = 2176782336          // 36^6
-	radix4  = 1679616             // 36^4
-	radix2  = 1296                // 36^2
-
-	// radix24Hi and radix24Lo are the halves of 36^24.
-	radix24Hi = 1217139329175911100
-	radix24Lo = 3873377154515337216
-
-	// invK2, invK1, invK0 are the words of ceil(2^256 / 36^24), which is
-	// below 16*2^128.
-	invK2 = 15
-	invK1 = 2874363868423211843
-	invK0 = 14465271563104310306
+	// invK = ceil(2^256 / 36^24), the reciprocal encode multiplies by, is
+	// below 16*2^128; invK2:invK1:invK0 are its 64-bit words.
+	invK  = (1<<256 + radix24 - 1) / radix24
+	invK2 = invK >> 128
+	invK1 = invK >> 64 & (1<<64 - 1)
+	invK0 = invK & (1<<64 - 1)
 )
 
-// digitPairs holds the two digits of every value below 36^2, packed as
-// little-endian uint16s so a pair is one load and one store.
-var digitPairs = func() (t [radix2]uint16) {
-	for i := range radix2 {
-		t[i] = uint16(alphabet[i/36]) | uint16(alphabet[i%36])<<8
-	}
-	return t
-}()
+// The bounds encode relies on, checked at compile time: each line converts
+// to uint a number that turns negative, and so fails the build, if its
+// bound stops holding.
+const (
+	// The text has 25 digits: the leading digit a = floor(V/36^24) is at
+	// most 15 for every V < 2^128, and two limbs of 12 follow.
+	_ = uint(15 - (1<<128-1)/radix24)
+	_ = uint(25 - 1 - 2*base36.LimbDigits)
+	_ = uint(1 + 2*base36.LimbDigits - 25)
+	// invK's words: invK2 <= 15, so the high word n0h of lo*invK2 is below
+	// 15; invK1 < 2^62, so neither h1+5 nor m1h+n0h+c1+c2 can wrap.
+	_ = uint(15 - invK2)
+	_ = uint(1<<62 - 1 - invK1)
+	// z overshoots V/36^24 by less than 6*2^-128, which must stay below
+	// 36^-24 (about 15.2*2^-128) for a to be exact: 2^128 >= 6*36^24.
+	_ = uint(1<<128/radix24 - 6)
+	// fc overshoots c/36^12 by less than 36^12*6*2^-128 + 2^-64. The first
+	// term is below 2*2^-64; with 2^64/36^12 >= 3 (checked in base36) the
+	// sum stays below one unit of c's last digit.
+	_ = uint(1 - 6*base36.Radix12>>64)
+	// k's factor 15/4 is 2^64/36^12 (about 3.89) rounded down to a quarter,
+	// which keeps k at or below t and less than 1.25 + 2^-28 under it.
+	_ = uint(4<<64/base36.Radix12 - 15)
+	_ = uint(15 - 4<<64/base36.Radix12)
+)
 
 // encode writes the 25-digit text of the ID hi:lo into dst. It is the one core
 // behind AppendText, MarshalText and String, which pass the halves in
@@ -86,8 +97,8 @@ func encode(dst *[25]byte, hi, lo uint64) {
 	// the lowest product word, and rounds up with +1, so fc/2^64 exceeds
 	// c/36^12 by less than 2^-63.3 + 2^-64 < 36^-12, which is all the digit
 	// steps below require. b itself is not needed.
-	qh, _ := bits.Mul64(z0, radix12)
-	fc := z1*radix12 + qh + 1
+	qh, _ := bits.Mul64(z0, base36.Radix12)
+	fc := z1*base36.Radix12 + qh + 1
 
 	// fb must exceed b*2^64/36^12 by less than 2^64/36^12 ~ 3.893 and not
 	// fall short. From z/2^128 = a + b/36^12 + c/36^24 + eps,
@@ -97,42 +108,18 @@ func encode(dst *[25]byte, hi, lo uint64) {
 	// below is floor(3.75*fc/2^64 - theta) with a truncation theta < 2^-28.
 	// It is never above t: k >= 1 needs c/36^12 > 0.26, and then t exceeds
 	// 3.75*c/36^12 by far more than fc's error. It is less than 1.2 below
-	// t, as t - 3.75*fc/2^64 < 0.15.
+	// t, as t - 3.75*fc/2^64 < 0.15 (the bounds on 15/4 above allow 0.25).
 	k := (fc >> 34) * 15 >> 32
 	fb := z1 + 1 - k
 
-	dst[0] = alphabet[a&15] // a <= 15
+	dst[0] = base36.Alphabet[a&15] // a <= 15
 
-	// Each limb's digits come from its fraction f, which exceeds x/36^12
-	// by less than 36^-12: multiplying f by 36^2 moves the next digit pair
-	// above the binary point, into the high word, and leaves the rest of
-	// the fraction in the low word. The overshoot grows by 36^2 a step
-	// but stays below the distance 36^-(digits left) to the next pair
-	// boundary, so every pair is exact. g = f*36^6 mod 2^64 is the
-	// fraction after six digits, so each limb runs as two independent
-	// chains of three steps.
-	gb, gc := fb*radix6, fc*radix6
-	fc = putPair(dst[13:15], fc)
-	fc = putPair(dst[15:17], fc)
-	putPair(dst[17:19], fc)
-	gc = putPair(dst[19:21], gc)
-	gc = putPair(dst[21:23], gc)
-	putPair(dst[23:25], gc)
-	fb = putPair(dst[1:3], fb)
-	fb = putPair(dst[3:5], fb)
-	putPair(dst[5:7], fb)
-	gb = putPair(dst[7:9], gb)
-	gb = putPair(dst[9:11], gb)
-	putPair(dst[11:13], gb)
-}
-
-// putPair writes the digit pair above the binary point of f*36^2, where f is
-// a 64-bit binary fraction, and returns the fraction that remains. The pair
-// is below 36^2 for every f, so the table index is always in range.
-func putPair(dst []byte, f uint64) uint64 {
-	d, f := bits.Mul64(f, radix2)
-	binary.LittleEndian.PutUint16(dst, digitPairs[d])
-	return f
+	// Each limb is two halves of six digits, with fractions f and f*36^6
+	// mod 2^64, as base36.PutSixDigits explains.
+	base36.PutSixDigits((*[6]byte)(dst[13:19]), fc)
+	base36.PutSixDigits((*[6]byte)(dst[19:25]), fc*base36.Radix6)
+	base36.PutSixDigits((*[6]byte)(dst[1:7]), fb)
+	base36.PutSixDigits((*[6]byte)(dst[7:13]), fb*base36.Radix6)
 }
 
 // AppendText appends the 25-digit lower-case text of id to b and returns the
