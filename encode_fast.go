@@ -3,6 +3,7 @@ package scru128
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/base36"
@@ -129,7 +130,7 @@ func encode(dst *[25]byte, hi, lo uint64) {
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	n := len(b)
 	if cap(b)-n < 25 {
-		b = append(b, make([]byte, 25)...)
+		b = slices.Grow(b, 25)
 	}
 	b = b[:n+25]
 	// Encoding straight into b avoids copying from a temporary, which

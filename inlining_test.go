@@ -26,6 +26,11 @@ var inlined = map[string][]string{
 		"Snapshot.Cold", "Snapshot.Payload", "Snapshot.PerID", "Snapshot.Tag",
 		"Snapshot.Consistent", "Snapshot.Changing", "Snapshot.Owns",
 	},
+	"internal/base36": {
+		"PutSixDigits", "Value", "Valid8", "Value8",
+		"base36.Load64[go.shape.string]", "base36.Load64[go.shape.[]uint8]",
+		"base36.Load32[go.shape.string]", "base36.Load32[go.shape.[]uint8]",
+	},
 	"internal/clock": {"Mono", "(*Clock).TryMillisAt", "(*Clock).Millis"},
 	"internal/entropy": {
 		"(*Shared).Uint64", "(*Source).Uint32",
@@ -35,8 +40,9 @@ var inlined = map[string][]string{
 		"(*Generator).GenerateOrResetCore", "(*Generator).GenerateOrAbortCore",
 		"putID", "randomPart", "pack", "ULID.Compare", "ULID.Timestamp", "Parse", "ParseBytes",
 	},
-	"scru64": {"ID.Compare", "Parse", "ParseBytes"},
-	"legacy": {"ID.Compare", "Parse"},
+	"scru64":    {"ID.Compare", "Parse", "ParseBytes", "ID.MarshalText"},
+	"ulidflake": {"Parse", "ParseBytes", "ID.MarshalText"},
+	"legacy":    {"ID.Compare", "Parse", "ParseBytes"},
 }
 
 // canInline matches the compiler's report of an inlinable function:

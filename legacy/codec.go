@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"encoding/binary"
+	"slices"
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
@@ -83,7 +84,7 @@ func decodeError(s string) error {
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	n := len(b)
 	if cap(b)-n < EncodedSize {
-		b = append(b, make([]byte, EncodedSize)...)
+		b = slices.Grow(b, EncodedSize)
 	}
 	b = b[:n+EncodedSize]
 	crockford.Encode128(digits, (*[EncodedSize]byte)(b[n:]),

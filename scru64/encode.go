@@ -2,6 +2,7 @@ package scru64
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -66,7 +67,7 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 	}
 	n := len(b)
 	if cap(b)-n < 12 {
-		b = append(b, make([]byte, 12)...)
+		b = slices.Grow(b, 12)
 	}
 	b = b[:n+12]
 	encode((*[12]byte)(b[n:]), uint64(id))

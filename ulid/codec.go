@@ -2,6 +2,7 @@ package ulid
 
 import (
 	"encoding/binary"
+	"slices"
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
@@ -76,7 +77,7 @@ func decodeError(s string) error {
 func (id ULID) AppendText(b []byte) ([]byte, error) {
 	n := len(b)
 	if cap(b)-n < EncodedSize {
-		b = append(b, make([]byte, EncodedSize)...)
+		b = slices.Grow(b, EncodedSize)
 	}
 	b = b[:n+EncodedSize]
 	crockford.Encode128(crockford.Crockford, (*[EncodedSize]byte)(b[n:]),

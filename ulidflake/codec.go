@@ -1,6 +1,7 @@
 package ulidflake
 
 import (
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -69,7 +70,7 @@ func (id ID) AppendText(b []byte) ([]byte, error) {
 	}
 	n := len(b)
 	if cap(b)-n < EncodedSize {
-		b = append(b, make([]byte, EncodedSize)...)
+		b = slices.Grow(b, EncodedSize)
 	}
 	b = b[:n+EncodedSize]
 	crockford.Encode64(crockford.Crockford, (*[EncodedSize]byte)(b[n:]), uint64(id))
