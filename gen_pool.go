@@ -50,7 +50,7 @@ type Pool struct {
 // lines: everything a call writes lies between the pads.
 type shard struct {
 	_      cpu.CacheLinePad
-	core   core
+	gen    shardGenerator
 	source entropy.Source
 	_      cpu.CacheLinePad
 }
@@ -58,7 +58,7 @@ type shard struct {
 func newShard() *shard {
 	s := new(shard)
 	s.source.Init()
-	s.core.src = &s.source
+	s.gen.src = &s.source
 	return s
 }
 
@@ -75,7 +75,7 @@ func (p *Pool) Generate() ID {
 	if s == nil {
 		s = newShard()
 	}
-	hi, lo, err := s.core.next(p.clock.Millis(), DefaultRollbackAllowance, false)
+	hi, lo, err := s.gen.next(p.clock.Millis(), DefaultRollbackAllowance, false)
 	p.shards.Put(s)
 	if err != nil {
 		panic(err) // only ErrInvalidTimestamp: a shard's Source never fails
@@ -89,21 +89,3 @@ func (p *Pool) AppendNew(b []byte) []byte {
 	b, _ = p.Generate().AppendText(b)
 	return b
 }
-
-// defaultPool backs [NewUnordered], NewUnorderedString and AppendNewUnordered.
-var defaultPool = NewPool()
-
-// NewUnordered returns a new ID from a package-level Pool. It scales with
-// cores where New contends, but IDs minted at the same time by different
-// goroutines are not ordered within their millisecond; IDs from one
-// goroutine are not ordered either, since it may move between Ps. Use New
-// when order matters.
-func NewUnordered() ID { return defaultPool.Generate() }
-
-// NewUnorderedString returns the text of a new ID from the package-level
-// Pool. It makes one allocation, the string.
-func NewUnorderedString() string { return defaultPool.Generate().String() }
-
-// AppendNewUnordered mints a new ID from the package-level Pool and appends
-// its 25-digit text to b. It does not allocate when b has room.
-func AppendNewUnordered(b []byte) []byte { return defaultPool.AppendNew(b) }

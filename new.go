@@ -32,6 +32,24 @@ func AppendNew(b []byte) []byte {
 	return b
 }
 
+// defaultPool backs [NewUnordered], NewUnorderedString and AppendNewUnordered.
+var defaultPool = NewPool()
+
+// NewUnordered returns a new ID from a package-level Pool. It scales with
+// cores where New contends, but IDs minted at the same time by different
+// goroutines are not ordered within their millisecond; IDs from one
+// goroutine are not ordered either, since it may move between Ps. Use New
+// when order matters.
+func NewUnordered() ID { return defaultPool.Generate() }
+
+// NewUnorderedString returns the text of a new ID from the package-level
+// Pool. It makes one allocation, the string.
+func NewUnorderedString() string { return defaultPool.Generate().String() }
+
+// AppendNewUnordered mints a new ID from the package-level Pool and appends
+// its 25-digit text to b. It does not allocate when b has room.
+func AppendNewUnordered(b []byte) []byte { return defaultPool.AppendNew(b) }
+
 // NewAt returns an ID whose timestamp is t's Unix millisecond and whose
 // counter_hi, counter_lo and entropy are freshly random, as a generator
 // draws them for a stream that starts at t. It is for backfilling records

@@ -7,11 +7,12 @@ import (
 	"github.com/fastid/scru128/internal/entropy"
 )
 
-// core is the specification's generator for one goroutine at a time: the
-// state as plain fields, stepped exactly as the reference algorithm does,
-// drawing from an entropy.Source of its own or from an io.Reader. Pool
-// shards are cores. The zero core is not usable: set src or rng.
-type core struct {
+// shardGenerator is the generator of one [Pool] shard: the specification's
+// algorithm for one goroutine at a time, with the state as plain fields,
+// stepped exactly as the reference algorithm does and drawing from an
+// entropy.Source of its own or from an io.Reader. The zero shardGenerator
+// is not usable: set src or rng.
+type shardGenerator struct {
 	timestamp   uint64
 	lastRenewal uint64 // 0 means counter_hi was never drawn
 	counterHi   uint32
@@ -21,11 +22,11 @@ type core struct {
 }
 
 // draw returns 32 random bits.
-func (c *core) draw() (uint32, error) {
-	if c.rng == nil {
-		return c.src.Uint32(), nil
+func (g *shardGenerator) draw() (uint32, error) {
+	if g.rng == nil {
+		return g.src.Uint32(), nil
 	}
-	return readUint32(c.rng)
+	return readUint32(g.rng)
 }
 
 // readUint32 reads 4 bytes from r as a big-endian uint32. A reader that
@@ -46,16 +47,16 @@ func readUint32(r io.Reader) (uint32, error) {
 // error. The ID comes back as its two halves, in registers, for Pool to
 // assemble after other work: built with two 8-byte stores and copied at
 // once with a 16-byte load, an ID stalls on store forwarding.
-func (c *core) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err error) {
+func (g *shardGenerator) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err error) {
 	if timestamp == 0 || timestamp > MaxTimestamp || allowance > MaxTimestamp {
 		return 0, 0, ErrInvalidTimestamp
 	}
-	ts, counterHi, counterLo, lastRenewal := c.timestamp, c.counterHi, c.counterLo, c.lastRenewal
+	ts, counterHi, counterLo, lastRenewal := g.timestamp, g.counterHi, g.counterLo, g.lastRenewal
 	var r uint32
 	switch {
 	case timestamp > ts:
 		// A new millisecond: counter_lo starts at random.
-		if r, err = c.draw(); err != nil {
+		if r, err = g.draw(); err != nil {
 			return 0, 0, err
 		}
 		ts, counterLo = timestamp, r&MaxCounter
@@ -72,7 +73,7 @@ func (c *core) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err
 			if ts == MaxTimestamp {
 				return 0, 0, ErrInvalidTimestamp
 			}
-			if r, err = c.draw(); err != nil {
+			if r, err = g.draw(); err != nil {
 				return 0, 0, err
 			}
 			ts, counterHi, counterLo = ts+1, 0, r&MaxCounter
@@ -82,21 +83,21 @@ func (c *core) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err
 		if abort {
 			return 0, 0, ErrClockRollback
 		}
-		if r, err = c.draw(); err != nil {
+		if r, err = g.draw(); err != nil {
 			return 0, 0, err
 		}
 		ts, counterLo, lastRenewal = timestamp, r&MaxCounter, 0
 	}
 	if ts-lastRenewal >= renewalInterval || lastRenewal == 0 {
-		if r, err = c.draw(); err != nil {
+		if r, err = g.draw(); err != nil {
 			return 0, 0, err
 		}
 		counterHi, lastRenewal = r&MaxCounter, ts
 	}
-	entropy, err := c.draw()
+	entropy, err := g.draw()
 	if err != nil {
 		return 0, 0, err
 	}
-	c.timestamp, c.counterHi, c.counterLo, c.lastRenewal = ts, counterHi, counterLo, lastRenewal
+	g.timestamp, g.counterHi, g.counterLo, g.lastRenewal = ts, counterHi, counterLo, lastRenewal
 	return ts<<16 | uint64(counterHi)>>8, uint64(counterHi)<<56 | uint64(counterLo)<<32 | uint64(entropy), nil
 }

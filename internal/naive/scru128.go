@@ -1,7 +1,3 @@
-// Package naive is the plain reference implementation that the fast code is
-// tested against. It favours being obviously right over being fast: the codec
-// uses math/big, and the generator core follows the specification's algorithm
-// line by line. It is imported by tests only.
 package naive
 
 import (
