@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ID is a SCRU128 identifier: a 128-bit unsigned integer stored big-endian,
@@ -100,21 +101,7 @@ func (id ID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp())).UTC
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers.
-func (id ID) Compare(other ID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ID) Compare(other ID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }

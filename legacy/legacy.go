@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ID is a legacy SCRU128 ID: a 128-bit unsigned integer stored big-endian,
@@ -110,21 +111,7 @@ func (id ID) PerGenRandom() uint32 { return binary.BigEndian.Uint32(id[12:16]) }
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers (and so as text).
-func (id ID) Compare(other ID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ID) Compare(other ID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }

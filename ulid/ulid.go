@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ULID is a 128-bit identifier stored big-endian, so comparing ULIDs byte by
@@ -112,21 +113,7 @@ func (id ULID) Entropy() (e [10]byte) {
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers (and so as text).
-func (id ULID) Compare(other ULID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ULID) Compare(other ULID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ULID.
 func (id ULID) IsZero() bool { return id == ULID{} }
