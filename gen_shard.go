@@ -1,6 +1,7 @@
 package scru128
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -37,7 +38,7 @@ func readUint32(r io.Reader) (uint32, error) {
 	if err := entropy.ReadFull(r, b[:]); err != nil {
 		return 0, fmt.Errorf("scru128: reading random bytes: %w", err)
 	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+	return binary.BigEndian.Uint32(b[:]), nil
 }
 
 // next returns the next ID for a Unix timestamp in milliseconds, with the

@@ -1,6 +1,7 @@
 package naive
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -87,7 +88,7 @@ func (c *Core) draw() (uint32, error) {
 	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
 		return 0, fmt.Errorf("naive: rng: %w", err)
 	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+	return binary.BigEndian.Uint32(b[:]), nil
 }
 
 // Generate runs one step. With abort set it is the OrAbort form, otherwise

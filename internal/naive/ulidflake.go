@@ -1,6 +1,7 @@
 package naive
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 )
@@ -29,7 +30,7 @@ func (c *FlakeCore) draw() (uint64, error) {
 	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
 		return 0, fmt.Errorf("naive: rng: %w", err)
 	}
-	return uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), nil
+	return uint64(binary.BigEndian.Uint32(b[:])), nil
 }
 
 // Generate returns the next ID for timestamp (ms since the epoch). On any
