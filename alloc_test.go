@@ -4,13 +4,15 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
 // path. AllocsPerRun averages over many calls, so an allocation on any
 // regular path (even one call in a few) shows.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || idtest.RaceEnabled {
 		t.Skip("instrumented builds allocate")
 	}
 	id := MustParse("0372hg16csmsm50l8dikcvukc")

@@ -328,7 +328,7 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 // write such a word back. A watchdog turns a livelock into a failure.
 func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
 	perGoroutine := 20_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		perGoroutine = 2_000
 	}
 	g := NewGenerator()

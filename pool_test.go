@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastid/scru128/internal/clock"
 	"github.com/fastid/scru128/internal/entropy"
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
@@ -24,7 +25,7 @@ func (g *shardGenerator) generate(timestamp, allowance uint64, abort bool) (ID, 
 func TestPoolConcurrentUniqueAndTimely(t *testing.T) {
 	const goroutines = 16
 	perGoroutine := 500_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		perGoroutine = 20_000
 	}
 	const overflowMargin = 5 // ms
@@ -89,7 +90,7 @@ func TestPoolPackageLevel(t *testing.T) {
 }
 
 func TestPoolDoesNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || idtest.RaceEnabled {
 		t.Skip("instrumented builds allocate")
 	}
 	p := NewPool()

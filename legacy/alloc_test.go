@@ -4,10 +4,12 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || idtest.RaceEnabled {
 		t.Skip("instrumented builds allocate")
 	}
 	id := MustParse("00PGHAJ3Q9VAJ7IU6PQBHBUAK4")

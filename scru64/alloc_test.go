@@ -3,6 +3,8 @@ package scru64
 import (
 	"runtime"
 	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 var (
@@ -16,7 +18,7 @@ var (
 // path. AllocsPerRun averages over many calls, so an allocation on any
 // regular path (even one call in a few) shows.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || idtest.RaceEnabled {
 		t.Skip("instrumented builds allocate")
 	}
 	id := MustParse("0u375nxqh5cq")

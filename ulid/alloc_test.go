@@ -4,12 +4,14 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
 // path.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
+	if testing.CoverMode() != "" || idtest.RaceEnabled {
 		t.Skip("instrumented builds allocate")
 	}
 	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")

@@ -234,7 +234,7 @@ func sortedUnique(t *testing.T, perGoroutine [][]ULID, want int) []ULID {
 func TestNewUnorderedUniqueAcrossGoroutines(t *testing.T) {
 	const goroutines = 8
 	n := 200_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		n = 20_000
 	}
 	results := make([][]ULID, goroutines)
@@ -295,7 +295,7 @@ func TestPackageLevel(t *testing.T) {
 // goroutines, as the ladder promises.
 func TestNewIsOrdered(t *testing.T) {
 	n := 50_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		n = 5_000
 	}
 	idtest.Stress(t, 4, n, func() (ULID, error) { return New(), nil }, ULID.Compare)
