@@ -53,7 +53,7 @@ func TestPoolConcurrentUniqueAndTimely(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	sortedUnique(t, results, goroutines*perGoroutine)
+	idtest.SortedUnique(t, results, goroutines*perGoroutine, ID.Compare)
 }
 
 // TestShardStreamFollowsSpec checks that one shard, used from one goroutine,

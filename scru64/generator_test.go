@@ -438,9 +438,5 @@ func TestConcurrentCustomMode(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	all := slices.Concat(results...)
-	slices.Sort(all)
-	if len(slices.Compact(all)) != goroutines*n {
-		t.Fatal("duplicate IDs")
-	}
+	idtest.SortedUnique(t, results, goroutines*n, ID.Compare)
 }
