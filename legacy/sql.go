@@ -16,37 +16,7 @@ import (
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 16 {
-			*id = ID(src)
-			return nil
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: the 26 digits or a UUID
-// form, which ParseUUID tells apart by length (and rejects any other).
-func scanText(s string) (ID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	u, err := interop.ParseUUID(s, &errs)
-	return ID(u), err
+	return interop.Scan128(id, src, EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer: the 26-digit text, for a

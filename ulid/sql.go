@@ -20,37 +20,7 @@ import (
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
 func (id *ULID) Scan(src any) error {
-	var v ULID
-	var err error
-	switch src := src.(type) {
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 16 {
-			*id = ULID(src)
-			return nil
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: the 26 digits or a UUID
-// form, which ParseUUID tells apart by length (and rejects any other).
-func scanText(s string) (ULID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	u, err := interop.ParseUUID(s, &errs)
-	return ULID(u), err
+	return interop.Scan128(id, src, EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer. It returns the 26-digit

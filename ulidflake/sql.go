@@ -25,40 +25,7 @@ import (
 // source types are an error wrapping [ErrScanType]. Scan does not retain
 // src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case int64:
-		v, err = FromInt64(src)
-	case uint64:
-		v, err = FromUint64(src)
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 8 {
-			return id.UnmarshalBinary(src)
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: 13 bytes are the text
-// form, anything else decimal.
-func scanText(s string) (ID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	v, err := interop.ParseDecimal(s, uint64(Max), &errs)
-	return ID(v), err
+	return interop.Scan64(id, src, uint64(Max), EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer: the int64 form, for a

@@ -1,7 +1,7 @@
 // Package interop holds what the five format packages share where IDs meet
-// other systems: the UUID text forms and decimal text that Scan accepts,
-// the Null types' logic for database/sql and JSON, JSON strings, and the
-// range check of a time.Time. Each format's methods are thin wrappers over
+// other systems: the Scan methods of the 128-bit and 64-bit ID types, the
+// UUID text forms and decimal text they accept, the Null types' logic for
+// database/sql and JSON, JSON strings, and the range check of a time.Time. Each format's methods are thin wrappers over
 // it, so the five packages accept and reject the same things the same way.
 //
 // Nothing here is on a minting or encoding hot path; the parsers still
@@ -16,6 +16,8 @@ type Errors struct {
 	// Char returns the package's *InvalidCharacterError for the byte c at
 	// offset.
 	Char func(offset int, c byte) error
+	// ScanNull is ErrScanNull, for SQL NULL scanned into an ID.
+	ScanNull error
 	// ScanType is ErrScanType, which ScanTypeError wraps.
 	ScanType error
 	// JSON describes JSON of a kind the ID type does not accept.
