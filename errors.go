@@ -2,7 +2,6 @@ package scru128
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
@@ -65,8 +64,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `scru128: invalid character '_' (0x5f) at offset 10`.
 func (e *InvalidCharacterError) Error() string {
-	return "scru128: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("scru128", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

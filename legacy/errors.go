@@ -2,7 +2,6 @@ package legacy
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
@@ -76,8 +75,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `legacy: invalid character 'W' (0x57) at offset 25`.
 func (e *InvalidCharacterError) Error() string {
-	return "legacy: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("legacy", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

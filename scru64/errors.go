@@ -82,8 +82,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `scru64: invalid character '_' (0x5f) at offset 10`.
 func (e *InvalidCharacterError) Error() string {
-	return "scru64: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("scru64", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

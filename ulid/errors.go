@@ -2,7 +2,6 @@ package ulid
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
@@ -77,8 +76,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `ulid: invalid character 'U' (0x55) at offset 25`.
 func (e *InvalidCharacterError) Error() string {
-	return "ulid: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("ulid", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

@@ -2,7 +2,6 @@ package ulidflake
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
@@ -79,8 +78,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `ulidflake: invalid character 'U' (0x55) at offset 0`.
 func (e *InvalidCharacterError) Error() string {
-	return "ulidflake: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("ulidflake", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

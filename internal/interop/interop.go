@@ -8,6 +8,8 @@
 // avoid allocation, because Scan runs once per row.
 package interop
 
+import "strconv"
+
 // Errors are one format package's errors, which the helpers return so that
 // callers see the package's own sentinels.
 type Errors struct {
@@ -22,6 +24,14 @@ type Errors struct {
 	ScanType error
 	// JSON describes JSON of a kind the ID type does not accept.
 	JSON error
+}
+
+// CharErrorText is the text of a format's InvalidCharacterError: the
+// package name, the byte quoted and in hexadecimal, and its offset, for
+// example `scru128: invalid character '_' (0x5f) at offset 10`.
+func CharErrorText(pkg string, offset int, c byte) string {
+	return pkg + ": invalid character " + strconv.QuoteRune(rune(c)) +
+		" (0x" + strconv.FormatUint(uint64(c), 16) + ") at offset " + strconv.Itoa(offset)
 }
 
 // text is what the parsers accept; each instantiation compiles separately,
