@@ -15,14 +15,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 // [ErrInvalidLength]; text errors are those of Parse. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 16:
-		*id = ID(data)
-		return nil
-	case 25:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary128(id, data, 25, Parse, &errs)
 }
 
 // UnmarshalJSON accepts a JSON string holding the 25-digit text, its

@@ -15,14 +15,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 // other length is [ErrInvalidLength]; text errors are those of Parse. On
 // error id is left unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 16:
-		*id = ID(data)
-		return nil
-	case EncodedSize:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary128(id, data, EncodedSize, Parse, &errs)
 }
 
 // UnmarshalJSON accepts a JSON string holding the 26-digit text, its

@@ -22,18 +22,7 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 // any other length, and the errors of Parse for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 8:
-		v, err := FromUint64(binary.BigEndian.Uint64(data))
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
-	case 12:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary64(id, data, uint64(Max), 12, Parse, &errs)
 }
 
 // MarshalJSON returns the 12-digit text in quotes. JSON carries SCRU64 IDs

@@ -30,18 +30,7 @@ func (id ID) MarshalBinary() ([]byte, error) {
 // any other length, and the errors of Parse for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 8:
-		v, err := FromUint64(binary.BigEndian.Uint64(data))
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
-	case EncodedSize:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary64(id, data, uint64(Max), EncodedSize, Parse, &errs)
 }
 
 // UnmarshalJSON accepts a JSON string holding the 13-digit text (its

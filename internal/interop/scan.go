@@ -5,10 +5,54 @@ import (
 	"unsafe"
 )
 
-// The Scan methods of the ID types. A 128-bit ID reads its text, its 16
-// bytes and the UUID text forms; a 64-bit ID reads an integer, its text, its
-// 8 bytes and decimal text. Each format passes its text length and parser,
-// and its errors.
+// The Scan and UnmarshalBinary methods of the ID types. A 128-bit ID
+// reads its text, its 16 bytes and the UUID text forms; a 64-bit ID reads
+// an integer, its text, its 8 bytes and decimal text. Each format passes
+// its text length and parser, and its errors.
+
+// UnmarshalBinary128 is the UnmarshalBinary method of a 128-bit ID type T:
+// it reads the 16 bytes, or the text form of textLen bytes, parsed by
+// parse, which some stores hand back for binary columns. Any other length
+// is e.Length. On error *id is left unchanged.
+func UnmarshalBinary128[T ~[16]byte](id *T, data []byte, textLen int, parse func(string) (T, error), e *Errors) error {
+	switch len(data) {
+	case 16:
+		*id = T(data)
+		return nil
+	case textLen:
+		return set(id, parse, bytesView(data))
+	}
+	return e.Length
+}
+
+// UnmarshalBinary64 is the UnmarshalBinary method of a 64-bit ID type T
+// whose values run from 0 to max: it reads the 8 big-endian bytes (a
+// value above max is e.Range), or the text form of textLen bytes, parsed
+// by parse. Any other length is e.Length. On error *id is left unchanged.
+func UnmarshalBinary64[T ~int64 | ~uint64](id *T, data []byte, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
+	switch len(data) {
+	case 8:
+		n := binary.BigEndian.Uint64(data)
+		if n > max {
+			return e.Range
+		}
+		*id = T(n)
+		return nil
+	case textLen:
+		return set(id, parse, bytesView(data))
+	}
+	return e.Length
+}
+
+// set parses s into *id, which it leaves unchanged on error.
+func set[T any](id *T, parse func(string) (T, error), s string) error {
+	v, err := parse(s)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
 
 // Scan128 is the Scan method of a 128-bit ID type T whose text form is
 // textLen bytes, parsed by parse. As a string or []byte it accepts the
@@ -32,19 +76,14 @@ func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, er
 	default:
 		return ScanTypeError(src, e)
 	}
-	var v T
-	var err error
 	if len(s) == textLen {
-		v, err = parse(s)
-	} else {
-		var u [16]byte
-		u, err = ParseUUID(s, e)
-		v = T(u)
+		return set(id, parse, s)
 	}
+	u, err := ParseUUID(s, e)
 	if err != nil {
 		return err
 	}
-	*id = v
+	*id = T(u)
 	return nil
 }
 
@@ -68,10 +107,10 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 	case string:
 		return scanText64(id, src, max, textLen, parse, e)
 	case []byte:
-		if len(src) != 8 {
-			return scanText64(id, bytesView(src), max, textLen, parse, e)
+		if len(src) == 8 {
+			return UnmarshalBinary64(id, src, max, textLen, parse, e)
 		}
-		n = binary.BigEndian.Uint64(src)
+		return scanText64(id, bytesView(src), max, textLen, parse, e)
 	case nil:
 		return e.ScanNull
 	default:
@@ -86,19 +125,14 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 
 // scanText64 is Scan64 for text: the text form, or decimal text.
 func scanText64[T ~int64 | ~uint64](id *T, s string, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
-	var v T
-	var err error
 	if len(s) == textLen {
-		v, err = parse(s)
-	} else {
-		var n uint64
-		n, err = ParseDecimal(s, max, e)
-		v = T(n)
+		return set(id, parse, s)
 	}
+	n, err := ParseDecimal(s, max, e)
 	if err != nil {
 		return err
 	}
-	*id = v
+	*id = T(n)
 	return nil
 }
 
