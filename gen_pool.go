@@ -10,15 +10,20 @@ import (
 )
 
 // Pool mints SCRU128 IDs for throughput on many cores, giving up the order
-// between goroutines that a Generator keeps. It is safe for concurrent use
-// and does not allocate.
+// between goroutines that a [Generator] keeps. It is safe for concurrent use
+// and does not allocate, except to make a shard when the sync.Pool has none
+// to give.
 //
 // A Pool is a set of shards, each a complete single-threaded generator with
 // its own state and its own ChaCha8 entropy buffer, padded so that no two
-// shards share a cache line. A call takes the shard cached for the P
-// (processor) it runs on, from a sync.Pool, mints with it and puts it back,
-// so no memory is written by two cores on every call, and minting scales
-// with cores.
+// shards share a cache line. A call takes a shard from a sync.Pool, mints
+// with it and puts it back. A sync.Pool keeps a small cache per P
+// (processor), so a call usually gets the shard its P put back last, and
+// cores do not write the same memory on every call: minting scales with
+// cores. That is locality, not a promise: the cache may be empty (after a
+// garbage collection, or when a goroutine moves to another P between Get
+// and Put), and a call then takes a shard from another P or makes a new one.
+// Each shard is used by one call at a time all the same.
 //
 // What a Pool guarantees:
 //
@@ -39,14 +44,14 @@ import (
 //     never used again, and the shard that replaces it starts with fresh
 //     randomness from crypto/rand, like any other new shard.
 //
-// The zero Pool is usable, and the same as one from NewPool. A Pool must not
+// The zero Pool is usable, and the same as one from [NewPool]. A Pool must not
 // be copied after first use.
 type Pool struct {
 	clock  clock.Clock
 	shards sync.Pool // of *shard; the pool's New is not set, see Generate
 }
 
-// shard is one generator of a Pool with its entropy, alone on its cache
+// shard is one generator of a [Pool] with its entropy, alone on its cache
 // lines: everything a call writes lies between the pads.
 type shard struct {
 	_      cpu.CacheLinePad
@@ -62,7 +67,7 @@ func newShard() *shard {
 	return s
 }
 
-// NewPool returns a Pool whose shards take their random numbers from
+// NewPool returns a [Pool] whose shards take their random numbers from
 // ChaCha8 seeded from crypto/rand and their time from the system clock.
 func NewPool() *Pool { return new(Pool) }
 

@@ -37,8 +37,8 @@ func Encode(id [16]byte) string {
 }
 
 // Decode parses 25 Base36 digits, ignoring case, with math/big. It returns
-// ErrInvalidLength, ErrInvalidCharacter (with the offset of the first bad
-// byte) or ErrOutOfRange.
+// [ErrInvalidLength], [ErrInvalidCharacter] (with the offset of the first bad
+// byte) or [ErrOutOfRange].
 func Decode(s []byte) ([16]byte, int, error) {
 	var id [16]byte
 	if len(s) != 25 {
@@ -72,8 +72,9 @@ func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) [16]byte
 	return id
 }
 
-// Core is the generator state of the specification, stepped by the issue's
-// numbered algorithm. Its zero value is the initial state.
+// Core is the generator state of the specification, stepped by its
+// algorithm in the numbered steps below. Its zero value is the initial
+// state.
 type Core struct {
 	Timestamp   uint64
 	CounterHi   uint32
