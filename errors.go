@@ -7,7 +7,7 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 25 bytes long, a binary
@@ -20,7 +20,7 @@ var (
 	ErrInvalidCharacter = errors.New("scru128: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33), a field passed to
-	// FromFields or a timestamp passed to [MinAt] or [MaxAt] that does not fit
+	// [FromFields] or a timestamp passed to [MinAt] or [MaxAt] that does not fit
 	// its width, or a time before 1970 or after [MaxTimestamp] (in the year
 	// 10889) passed to [MinAtTime], [MaxAtTime] or [NewAt].
 	ErrOutOfRange = errors.New("scru128: value out of range")

@@ -45,7 +45,7 @@ func readUint32(r io.Reader) (uint32, error) {
 // rollback allowance and the OrAbort (abort set) or OrReset form of the
 // specification. It draws counter_lo, then counter_hi, then entropy, each
 // only when the algorithm needs it, and leaves the state as it was on any
-// error. The ID comes back as its two halves, in registers, for Pool to
+// error. The ID comes back as its two halves, in registers, for [Pool] to
 // assemble after other work: built with two 8-byte stores and copied at
 // once with a 16-byte load, an ID stalls on store forwarding.
 func (g *shardGenerator) next(timestamp, allowance uint64, abort bool) (hi, lo uint64, err error) {

@@ -25,7 +25,7 @@ import (
 //
 // Bytes 0-5 hold the Unix timestamp in milliseconds, bytes 6-8 counter_hi,
 // bytes 9-11 counter_lo and bytes 12-15 entropy. The zero ID is valid and
-// reported by IsZero. Its text form is 25 Base36 digits (0-9a-z).
+// reported by [ID.IsZero]. Its text form is 25 Base36 digits (0-9a-z).
 type ID [16]byte
 
 const (
@@ -65,12 +65,12 @@ func FromUint64s(hi, lo uint64) (id ID) {
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
 // github.com/gofrs/uuid, pgtype.UUID{Bytes: id.UUID(), Valid: true} with
-// pgx. The conversion is lossless both ways (see FromUUID), and a
+// pgx. The conversion is lossless both ways (see [FromUUID]), and a
 // PostgreSQL uuid column compares the bytes as IDs compare, though the
 // result is not an RFC 9562 UUID: an ID has no version or variant bits.
 func (id ID) UUID() [16]byte { return id }
 
-// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// FromUUID returns the ID with the 16 bytes of u, the inverse of [ID.UUID]. It
 // accepts any [16]byte, such as a uuid.UUID, and never fails: every 128-bit
 // value is an ID.
 func FromUUID(u [16]byte) ID { return u }

@@ -15,7 +15,7 @@ import (
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
 // Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an *InvalidCharacterError with its offset. SQL NULL is
+// length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullID]. Other source types are
 // an error wrapping [ErrScanType]. Scan does not retain src; on error id is
 // left unchanged.
@@ -84,7 +84,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass scru128.NullBinary(n), or scan into
+// [Binary] does: pass scru128.NullBinary(n), or scan into
 // (*scru128.NullBinary)(&n). It has no JSON methods of its own: use
 // NullID for JSON.
 type NullBinary NullID

@@ -9,7 +9,7 @@
 // digits): the two are different encodings of different layouts, and a
 // legacy ID is not a valid current one.
 //
-// The API is the root package's: New and NewString mint from one ordered
+// The API is the root package's: [New] and [NewString] mint from one ordered
 // stream, [NewAt] for a given time; an ID stores its text in SQL and
 // Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
 // reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
@@ -40,7 +40,7 @@ import (
 //	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 //
 // The timestamp counts milliseconds since 2020-01-01T00:00:00Z
-// (TimestampBias in Unix milliseconds). The text form is 26 digits
+// ([TimestampBias] in Unix milliseconds). The text form is 26 digits
 // [0-9A-V], each five bits from the most significant, written in upper
 // case; the largest ID is 7VVVVVVVVVVVVVVVVVVVVVVVVV.
 type ID [16]byte
@@ -165,9 +165,9 @@ func timestampOf(t time.Time) (uint64, error) {
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
 // github.com/gofrs/uuid. The conversion is lossless both ways (see
-// FromUUID), though the result is not an RFC 9562 UUID.
+// [FromUUID]), though the result is not an RFC 9562 UUID.
 func (id ID) UUID() [16]byte { return id }
 
-// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// FromUUID returns the ID with the 16 bytes of u, the inverse of [ID.UUID]. It
 // accepts any [16]byte, such as a uuid.UUID, and never fails.
 func FromUUID(u [16]byte) ID { return u }

@@ -11,7 +11,7 @@ import (
 // and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
 // (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
 // raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
-// the right length is an *InvalidCharacterError with its offset. SQL NULL
+// the right length is an [*InvalidCharacterError] with its offset. SQL NULL
 // is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
@@ -71,7 +71,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass legacy.NullBinary(n), or scan into
+// [Binary] does: pass legacy.NullBinary(n), or scan into
 // (*legacy.NullBinary)(&n). It has no JSON methods of its own: use NullID
 // for JSON.
 type NullBinary NullID

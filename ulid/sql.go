@@ -15,7 +15,7 @@ import (
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
 // Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an *InvalidCharacterError with its offset. SQL NULL is
+// length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullULID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
@@ -85,7 +85,7 @@ func (n *NullULID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullULID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass ulid.NullBinary(n), or scan into
+// [Binary] does: pass ulid.NullBinary(n), or scan into
 // (*ulid.NullBinary)(&n). It has no JSON methods of its own: use NullULID
 // for JSON.
 type NullBinary NullULID

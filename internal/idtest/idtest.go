@@ -1,10 +1,10 @@
 // Package idtest holds the checks that the tests of every format share, so
 // that each is held to the same standard: the concurrency stress test of a
-// generator (Stress, StressWithChurn, SortedUnique), the exploration of
-// every interleaving of a few calls (Explore), the database/sql and JSON
-// behaviour (CheckInterop), the floor the generators' benchmarks are
-// judged against (BenchFloor), and the race detector's switch
-// (RaceEnabled). It is imported by tests only.
+// generator ([Stress], [StressWithChurn], [SortedUnique]), the exploration of
+// every interleaving of a few calls ([Explore]), the database/sql and JSON
+// behaviour ([CheckInterop]), the floor the generators' benchmarks are
+// judged against ([BenchFloor]), and the race detector's switch
+// ([RaceEnabled]). It is imported by tests only.
 package idtest
 
 import (
@@ -105,7 +105,7 @@ func SortedUnique[T comparable](t testing.TB, perGoroutine [][]T, want int, comp
 	return all
 }
 
-// StressWithChurn is Stress while GOMAXPROCS moves between 1, 2 and 8 and
+// StressWithChurn is [Stress] while GOMAXPROCS moves between 1, 2 and 8 and
 // garbage collections are forced every few milliseconds, so that the calls
 // run through changes of parallelism, preemptions and stop-the-world
 // pauses.

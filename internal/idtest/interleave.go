@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Run is one finished schedule of Explore: each call's result and when it
+// Run is one finished schedule of [Explore]: each call's result and when it
 // started and finished, counted in scheduling decisions.
 type Run[T any] struct {
 	Results  []T
@@ -158,7 +158,7 @@ func (r *Run[T]) Serial() []int {
 }
 
 // SerialSchedules returns the number of serial schedules of calls calls,
-// one for each order of the calls: calls factorial. Explore runs each of
+// one for each order of the calls: calls factorial. [Explore] runs each of
 // them once.
 func SerialSchedules(calls int) int {
 	n := 1

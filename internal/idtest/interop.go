@@ -12,7 +12,7 @@ import (
 )
 
 // Interop describes one format's ID type T and its Null type N for
-// CheckInterop: which Scan sources must give Sample, which must fail and
+// [CheckInterop]: which Scan sources must give Sample, which must fail and
 // how, and how to build and read an N.
 type Interop[T comparable, N comparable] struct {
 	Sample T      // an ID

@@ -20,7 +20,7 @@ type Errors struct {
 	Char func(offset int, c byte) error
 	// ScanNull is ErrScanNull, for SQL NULL scanned into an ID.
 	ScanNull error
-	// ScanType is ErrScanType, which ScanTypeError wraps.
+	// ScanType is ErrScanType, which [ScanTypeError] wraps.
 	ScanType error
 	// JSON describes JSON of a kind the ID type does not accept.
 	JSON error

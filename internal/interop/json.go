@@ -36,7 +36,7 @@ func JSONString(data []byte) (s []byte, ok bool) {
 	return []byte(str), true
 }
 
-// JSONKind says what DecodeJSON found.
+// JSONKind says what [DecodeJSON] found.
 type JSONKind int
 
 const (

@@ -56,9 +56,9 @@ func set[T any](id *T, parse func(string) (T, error), s string) error {
 
 // Scan128 is the Scan method of a 128-bit ID type T whose text form is
 // textLen bytes, parsed by parse. As a string or []byte it accepts the
-// text form and the UUID forms (ParseUUID), which it tells apart by length;
+// text form and the UUID forms ([ParseUUID]), which it tells apart by length;
 // as a []byte also the 16 raw bytes. SQL NULL is e.ScanNull and any other
-// source type ScanTypeError. On error *id is left unchanged; src is not
+// source type [ScanTypeError]. On error *id is left unchanged; src is not
 // retained.
 func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, error), e *Errors) error {
 	var s string
@@ -90,10 +90,10 @@ func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, er
 // Scan64 is the Scan method of a 64-bit ID type T whose values run from 0
 // to max and whose text form is textLen bytes, parsed by parse. It accepts
 // an int64 or a uint64; as a string or []byte the text form, or else
-// decimal text (ParseDecimal), told apart by length; and as a []byte also
+// decimal text ([ParseDecimal]), told apart by length; and as a []byte also
 // the 8 big-endian bytes. A negative integer and any value above max are
 // e.Range. SQL NULL is e.ScanNull and any other source type
-// ScanTypeError. On error *id is left unchanged; src is not retained.
+// [ScanTypeError]. On error *id is left unchanged; src is not retained.
 func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
 	var n uint64
 	switch src := src.(type) {
@@ -123,7 +123,7 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 	return nil
 }
 
-// scanText64 is Scan64 for text: the text form, or decimal text.
+// scanText64 is [Scan64] for text: the text form, or decimal text.
 func scanText64[T ~int64 | ~uint64](id *T, s string, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
 	if len(s) == textLen {
 		return set(id, parse, s)
