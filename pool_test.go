@@ -90,20 +90,14 @@ func TestPoolPackageLevel(t *testing.T) {
 }
 
 func TestPoolDoesNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || idtest.RaceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	p := NewPool()
 	buf := make([]byte, 0, 64)
 	p.Generate() // create the first shard
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 100_000, map[string]func(){
 		"Generate":  func() { sinkID = p.Generate() },
 		"AppendNew": func() { buf = p.AppendNew(buf[:0]) },
-	} {
-		if n := testing.AllocsPerRun(100_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
+	})
 	// Across collections: sync.Pool drops its shards at the second GC, and
 	// rebuilding one allocates; averaged over many calls that rounds to 0.
 	n := testing.AllocsPerRun(10, func() {

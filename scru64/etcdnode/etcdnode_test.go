@@ -146,9 +146,7 @@ func TestAcquireWithOptions(t *testing.T) {
 
 // TestGenerateDoesNotAllocate pins Generate's zero-allocation promise.
 func TestGenerateDoesNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || idtest.RaceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	srv := startServer(t)
 	n, err := etcdnode.Acquire(context.Background(), newClient(t, srv.endpoint), etcdnode.WithNodeIDSize(1))
 	if err != nil {
