@@ -1,9 +1,7 @@
 package naive
 
 import (
-	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math/big"
 )
@@ -47,11 +45,7 @@ type LegacyCore struct {
 }
 
 func (c *LegacyCore) draw() (uint32, error) {
-	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
-		return 0, fmt.Errorf("naive: rng: %w", err)
-	}
-	return binary.BigEndian.Uint32(b[:]), nil
+	return drawUint32(c.Rng)
 }
 
 // Generate runs one step for timestamp (ms since 2020). On any error the

@@ -83,10 +83,15 @@ type Core struct {
 	Rng         io.Reader
 }
 
-// draw reads 4 bytes from the rng as a big-endian uint32.
 func (c *Core) draw() (uint32, error) {
+	return drawUint32(c.Rng)
+}
+
+// drawUint32 reads 4 bytes from rng as a big-endian uint32: a random
+// number as every generator core here draws it.
+func drawUint32(rng io.Reader) (uint32, error) {
 	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
+	if _, err := io.ReadFull(rng, b[:]); err != nil {
 		return 0, fmt.Errorf("naive: rng: %w", err)
 	}
 	return binary.BigEndian.Uint32(b[:]), nil

@@ -1,10 +1,6 @@
 package naive
 
-import (
-	"encoding/binary"
-	"fmt"
-	"io"
-)
+import "io"
 
 // FlakeMaxTimestamp is the largest 43-bit Ulid-Flake timestamp.
 const FlakeMaxTimestamp = 1<<43 - 1
@@ -26,11 +22,8 @@ type FlakeCore struct {
 }
 
 func (c *FlakeCore) draw() (uint64, error) {
-	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
-		return 0, fmt.Errorf("naive: rng: %w", err)
-	}
-	return uint64(binary.BigEndian.Uint32(b[:])), nil
+	v, err := drawUint32(c.Rng)
+	return uint64(v), err
 }
 
 // Generate returns the next ID for timestamp (ms since the epoch). On any
