@@ -8,7 +8,9 @@ import (
 // The Scan and UnmarshalBinary methods of the ID types. A 128-bit ID
 // reads its text, its 16 bytes and the UUID text forms; a 64-bit ID reads
 // an integer, its text, its 8 bytes and decimal text. Each format passes
-// its text length and parser, and its errors.
+// its text length and parser, and its errors. A parser is handed a []byte
+// source as a string that shares its memory (bytesView), so it must keep
+// nothing of its input, as the formats' Parse functions do not.
 
 // UnmarshalBinary128 is the UnmarshalBinary method of a 128-bit ID type T:
 // it reads the 16 bytes, or the text form of textLen bytes, parsed by
