@@ -39,7 +39,7 @@ type Reject struct {
 	Offset int
 }
 
-// nullType is what CheckInterop needs of a format's Null type.
+// nullType is what [CheckInterop] needs of a format's Null type.
 type nullType interface {
 	comparable
 	driver.Valuer
