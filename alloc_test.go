@@ -4,15 +4,15 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
 // path. AllocsPerRun averages over many calls, so an allocation on any
 // regular path (even one call in a few) shows.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	id := MustParse("0372hg16csmsm50l8dikcvukc")
 	text := id.String()
 	textBytes := []byte(text)
@@ -23,7 +23,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	jsonText := []byte(`"` + text + `"`)
 	at := time.UnixMilli(1648973836097)
 	runtime.GC() // start from a clean slate so a GC in the middle shows
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
 		"AppendText": func() { buf, _ = id.AppendText(buf[:0]) },
 		"Parse":      func() { sinkID, _ = Parse(text) },
 		"ParseBytes": func() { sinkID, _ = ParseBytes(textBytes) },
@@ -40,15 +40,9 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"ScanRaw":       func() { _ = sinkID.Scan(scanRaw) },
 		"UnmarshalJSON": func() { _ = sinkID.UnmarshalJSON(jsonText) },
 		"NewAt":         func() { sinkID, _ = NewAt(at) },
-	} {
-		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
-	if n := testing.AllocsPerRun(1000, func() { sinkStr = id.String() }); n != 1 {
-		t.Errorf("String: %v allocations per call, want 1", n)
-	}
-	if n := testing.AllocsPerRun(1000, func() { sinkStr = NewString() }); n != 1 {
-		t.Errorf("NewString: %v allocations per call, want 1", n)
-	}
+	})
+	idtest.CheckAllocs(t, 1, 1000, map[string]func(){
+		"String":    func() { sinkStr = id.String() },
+		"NewString": func() { sinkStr = NewString() },
+	})
 }

@@ -13,6 +13,7 @@ var (
 	sinkID    ID
 	sinkStr   string
 	sinkBytes []byte
+	sinkInt   int
 )
 
 // BenchmarkTimeNow is the yardstick for the generator targets: a bare
@@ -141,4 +142,20 @@ func BenchmarkPoolGenerateParallel(b *testing.B) {
 		}
 		_ = id
 	})
+}
+
+// BenchmarkCompare compares, in turn, IDs that differ in the low half, in
+// the high half and not at all.
+func BenchmarkCompare(b *testing.B) {
+	b.ReportAllocs()
+	a := benchID
+	low, high := a, a
+	low[15]++
+	high[0]++
+	ids := [4]ID{a, low, high, a}
+	var sum int
+	for i := 0; b.Loop(); i++ {
+		sum += ids[i&3].Compare(ids[(i+1)&3])
+	}
+	sinkInt = sum
 }

@@ -2,13 +2,12 @@ package scru128
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 25 bytes long, a binary
@@ -21,7 +20,7 @@ var (
 	ErrInvalidCharacter = errors.New("scru128: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33), a field passed to
-	// FromFields or a timestamp passed to [MinAt] or [MaxAt] that does not fit
+	// [FromFields] or a timestamp passed to [MinAt] or [MaxAt] that does not fit
 	// its width, or a time before 1970 or after [MaxTimestamp] (in the year
 	// 10889) passed to [MinAtTime], [MaxAtTime] or [NewAt].
 	ErrOutOfRange = errors.New("scru128: value out of range")
@@ -50,6 +49,7 @@ var errs = interop.Errors{
 	Length:   ErrInvalidLength,
 	Range:    ErrOutOfRange,
 	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
@@ -64,8 +64,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `scru128: invalid character '_' (0x5f) at offset 10`.
 func (e *InvalidCharacterError) Error() string {
-	return "scru128: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("scru128", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

@@ -123,19 +123,12 @@ func TestInterleavings(t *testing.T) {
 			n, serial := exploreGenerator(t, tc)
 			// Each order of the calls is one serial schedule, checked
 			// against the reference.
-			if want := factorial(len(tc.calls)); serial != want {
+			if want := idtest.SerialSchedules(len(tc.calls)); serial != want {
 				t.Errorf("%d serial schedules, want %d", serial, want)
 			}
 			t.Logf("%d schedules", n)
 		})
 	}
-}
-
-func factorial(n int) int {
-	if n <= 1 {
-		return 1
-	}
-	return n * factorial(n-1)
 }
 
 // exploreGenerator runs tc through every schedule and returns how many
@@ -231,20 +224,13 @@ func checkRun(t testing.TB, tc interleaving, primed []ID, r *idtest.Run[ID]) boo
 			t.Errorf("call %d's ID %s is not above the last primed one, %s", i, id, last)
 		}
 	}
-	order := r.Serial()
-	if order == nil {
-		return false
-	}
 	ref := naive.Core{Rng: tc.rng()}
 	for _, c := range tc.prime {
 		ref.Generate(c.timestamp, c.allowance, c.abort)
 	}
-	for _, i := range order {
+	return idtest.CheckSerial(t, r, func(i int) (ID, error) {
 		c := tc.calls[i]
-		want, wantErr := ref.Generate(c.timestamp, c.allowance, c.abort)
-		if (wantErr == nil) != (r.Errs[i] == nil) || wantErr == nil && ID(want) != r.Results[i] {
-			t.Errorf("serial schedule %v: call %d got %s, %v; the reference %x, %v", order, i, r.Results[i], r.Errs[i], want, wantErr)
-		}
-	}
-	return true
+		id, err := ref.Generate(c.timestamp, c.allowance, c.abort)
+		return ID(id), err
+	})
 }

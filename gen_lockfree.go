@@ -11,8 +11,9 @@ import (
 )
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may move
-// back before Generate resets the generator (and GenerateOrAbort returns
-// ErrClockRollback) instead of going on from the last timestamp.
+// back before [Generator.Generate] resets the generator (and
+// [Generator.GenerateOrAbort] returns [ErrClockRollback]) instead of going on
+// from the last timestamp.
 const DefaultRollbackAllowance = 10_000
 
 // renewalInterval is how long counter_hi lives, in milliseconds.
@@ -115,7 +116,7 @@ const (
 	_ = uint(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds base and headroom
 )
 
-// NewGenerator returns a Generator that takes its random numbers from
+// NewGenerator returns a [Generator] that takes its random numbers from
 // ChaCha8 keyed from crypto/rand (see package internal/entropy for the
 // scheme) and its time from the system clock.
 func NewGenerator() *Generator {
@@ -124,7 +125,7 @@ func NewGenerator() *Generator {
 	return g
 }
 
-// NewGeneratorWithRng returns a Generator that reads its random numbers from
+// NewGeneratorWithRng returns a [Generator] that reads its random numbers from
 // rng, 4 bytes per number, taken as a big-endian uint32. Reads are
 // serialized, so the Generator stays safe for concurrent use even if rng is
 // not. An error from rng is returned, wrapped, by the call that met it. A
@@ -195,8 +196,8 @@ func (g *Generator) Fill(dst []ID) error {
 // timestamp comes from (the argument, or the clock read here) and what a
 // large rollback does. Reading the clock here rather than in Generate
 // keeps Generate a call that inlines into its caller, so the ID is written
-// once, into the caller's result, rather than copied out of a wrapper. The common case comes first
-// and takes one atomic add; the rest is in slow.
+// once, into the caller's result, rather than copied out of a wrapper. The
+// common case comes first and takes one atomic add; the rest is in slow.
 //
 // The exported methods are one-line calls that inline into their callers,
 // so generate's result is the caller's own variable. The ID is written into

@@ -10,15 +10,20 @@ import (
 )
 
 // Pool mints SCRU128 IDs for throughput on many cores, giving up the order
-// between goroutines that a Generator keeps. It is safe for concurrent use
-// and does not allocate.
+// between goroutines that a [Generator] keeps. It is safe for concurrent use
+// and does not allocate, except to make a shard when the sync.Pool has none
+// to give.
 //
 // A Pool is a set of shards, each a complete single-threaded generator with
 // its own state and its own ChaCha8 entropy buffer, padded so that no two
-// shards share a cache line. A call takes the shard cached for the P
-// (processor) it runs on, from a sync.Pool, mints with it and puts it back,
-// so no memory is written by two cores on every call, and minting scales
-// with cores.
+// shards share a cache line. A call takes a shard from a sync.Pool, mints
+// with it and puts it back. A sync.Pool keeps a small cache per P
+// (processor), so a call usually gets the shard its P put back last, and
+// cores do not write the same memory on every call: minting scales with
+// cores. That is locality, not a promise: the cache may be empty (after a
+// garbage collection, or when a goroutine moves to another P between Get
+// and Put), and a call then takes a shard from another P or makes a new one.
+// Each shard is used by one call at a time all the same.
 //
 // What a Pool guarantees:
 //
@@ -39,18 +44,18 @@ import (
 //     never used again, and the shard that replaces it starts with fresh
 //     randomness from crypto/rand, like any other new shard.
 //
-// The zero Pool is usable, and the same as one from NewPool. A Pool must not
+// The zero Pool is usable, and the same as one from [NewPool]. A Pool must not
 // be copied after first use.
 type Pool struct {
 	clock  clock.Clock
 	shards sync.Pool // of *shard; the pool's New is not set, see Generate
 }
 
-// shard is one generator of a Pool with its entropy, alone on its cache
+// shard is one generator of a [Pool] with its entropy, alone on its cache
 // lines: everything a call writes lies between the pads.
 type shard struct {
 	_      cpu.CacheLinePad
-	core   core
+	gen    shardGenerator
 	source entropy.Source
 	_      cpu.CacheLinePad
 }
@@ -58,11 +63,11 @@ type shard struct {
 func newShard() *shard {
 	s := new(shard)
 	s.source.Init()
-	s.core.src = &s.source
+	s.gen.src = &s.source
 	return s
 }
 
-// NewPool returns a Pool whose shards take their random numbers from
+// NewPool returns a [Pool] whose shards take their random numbers from
 // ChaCha8 seeded from crypto/rand and their time from the system clock.
 func NewPool() *Pool { return new(Pool) }
 
@@ -75,7 +80,7 @@ func (p *Pool) Generate() ID {
 	if s == nil {
 		s = newShard()
 	}
-	hi, lo, err := s.core.next(p.clock.Millis(), DefaultRollbackAllowance, false)
+	hi, lo, err := s.gen.next(p.clock.Millis(), DefaultRollbackAllowance, false)
 	p.shards.Put(s)
 	if err != nil {
 		panic(err) // only ErrInvalidTimestamp: a shard's Source never fails
@@ -89,21 +94,3 @@ func (p *Pool) AppendNew(b []byte) []byte {
 	b, _ = p.Generate().AppendText(b)
 	return b
 }
-
-// defaultPool backs [NewUnordered], NewUnorderedString and AppendNewUnordered.
-var defaultPool = NewPool()
-
-// NewUnordered returns a new ID from a package-level Pool. It scales with
-// cores where New contends, but IDs minted at the same time by different
-// goroutines are not ordered within their millisecond; IDs from one
-// goroutine are not ordered either, since it may move between Ps. Use New
-// when order matters.
-func NewUnordered() ID { return defaultPool.Generate() }
-
-// NewUnorderedString returns the text of a new ID from the package-level
-// Pool. It makes one allocation, the string.
-func NewUnorderedString() string { return defaultPool.Generate().String() }
-
-// AppendNewUnordered mints a new ID from the package-level Pool and appends
-// its 25-digit text to b. It does not allocate when b has room.
-func AppendNewUnordered(b []byte) []byte { return defaultPool.AppendNew(b) }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -229,23 +228,6 @@ func TestConcurrentUniqueAndOrdered(t *testing.T) {
 	idtest.Stress(t, 8, n, g.Generate, ID.Compare)
 }
 
-// sortedUnique merges the IDs that several goroutines collected, sorts them
-// and fails the test on a duplicate or a missing ID.
-func sortedUnique(t *testing.T, perGoroutine [][]ID, want int) []ID {
-	t.Helper()
-	all := slices.Concat(perGoroutine...)
-	if len(all) != want {
-		t.Fatalf("collected %d IDs, want %d", len(all), want)
-	}
-	slices.SortFunc(all, ID.Compare)
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate ID %s", all[i])
-		}
-	}
-	return all
-}
-
 func TestFill(t *testing.T) {
 	g := NewGenerator()
 	ids := make([]ID, 1000)
@@ -328,7 +310,7 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 // write such a word back. A watchdog turns a livelock into a failure.
 func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
 	perGoroutine := 20_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		perGoroutine = 2_000
 	}
 	g := NewGenerator()
@@ -353,12 +335,5 @@ func TestStressWithChurn(t *testing.T) {
 		n = 5_000
 	}
 	g := NewGenerator()
-	stop := make(chan struct{})
-	switches := make(chan int)
-	go func() { switches <- idtest.Churn(stop) }()
-	idtest.Stress(t, 64, n, g.Generate, ID.Compare)
-	close(stop)
-	if s := <-switches; s < 3 {
-		t.Logf("only %d changes of GOMAXPROCS while the test ran", s)
-	}
+	idtest.StressWithChurn(t, 64, n, g.Generate, ID.Compare)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ID is a SCRU128 identifier: a 128-bit unsigned integer stored big-endian,
@@ -24,7 +25,7 @@ import (
 //
 // Bytes 0-5 hold the Unix timestamp in milliseconds, bytes 6-8 counter_hi,
 // bytes 9-11 counter_lo and bytes 12-15 entropy. The zero ID is valid and
-// reported by IsZero. Its text form is 25 Base36 digits (0-9a-z).
+// reported by [ID.IsZero]. Its text form is 25 Base36 digits (0-9a-z).
 type ID [16]byte
 
 const (
@@ -64,12 +65,12 @@ func FromUint64s(hi, lo uint64) (id ID) {
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
 // github.com/gofrs/uuid, pgtype.UUID{Bytes: id.UUID(), Valid: true} with
-// pgx. The conversion is lossless both ways (see FromUUID), and a
+// pgx. The conversion is lossless both ways (see [FromUUID]), and a
 // PostgreSQL uuid column compares the bytes as IDs compare, though the
 // result is not an RFC 9562 UUID: an ID has no version or variant bits.
 func (id ID) UUID() [16]byte { return id }
 
-// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// FromUUID returns the ID with the 16 bytes of u, the inverse of [ID.UUID]. It
 // accepts any [16]byte, such as a uuid.UUID, and never fails: every 128-bit
 // value is an ID.
 func FromUUID(u [16]byte) ID { return u }
@@ -100,21 +101,7 @@ func (id ID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp())).UTC
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers.
-func (id ID) Compare(other ID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ID) Compare(other ID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }

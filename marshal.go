@@ -12,28 +12,21 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 16 big-endian bytes, or from the 25-byte text
 // form, which some stores hand back for binary columns. Any other length is
-// [ErrInvalidLength]; text errors are those of Parse. On error id is left
+// [ErrInvalidLength]; text errors are those of [Parse]. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 16:
-		*id = ID(data)
-		return nil
-	case 25:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary128(id, data, 25, Parse, &errs)
 }
 
 // UnmarshalJSON accepts a JSON string holding the 25-digit text, its
 // escapes decoded as encoding/json decodes them, or null, which leaves id
 // unchanged as encoding/json does for other types. Anything else is an
-// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
-// error id is left unchanged. An ID marshals to JSON through MarshalText,
+// error; text errors are those of [Parse] (so "" is [ErrInvalidLength]). On
+// error id is left unchanged. An ID marshals to JSON through [ID.MarshalText],
 // as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,
-// as IsZero reports; omitempty never leaves out an ID, which is an array.
+// as [ID.IsZero] reports; omitempty never leaves out an ID, which is an array.
 func (id *ID) UnmarshalJSON(data []byte) error {
 	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
 	if kind == interop.JSONText {

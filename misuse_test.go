@@ -130,9 +130,9 @@ func TestEmptyReaderIsAnError(t *testing.T) {
 			t.Fatal("Generate with an empty reader did not return")
 		}
 	}
-	c := core{rng: emptyReader{}}
-	if _, _, err := c.next(1000, 0, true); !errors.Is(err, io.ErrNoProgress) {
-		t.Fatalf("core with an empty reader: %v", err)
+	s := shardGenerator{rng: emptyReader{}}
+	if _, _, err := s.next(1000, 0, true); !errors.Is(err, io.ErrNoProgress) {
+		t.Fatalf("shard generator with an empty reader: %v", err)
 	}
 }
 

@@ -6,10 +6,10 @@ import (
 	"github.com/fastid/scru128/internal/entropy"
 )
 
-// defaultGenerator backs New, NewString and AppendNew.
+// defaultGenerator backs [New], [NewString] and [AppendNew].
 var defaultGenerator = NewGenerator()
 
-// New returns a new ID from a package-level Generator: monotonic across the
+// New returns a new ID from a package-level [Generator]: monotonic across the
 // whole process, safe for concurrent use, without allocation. It panics only
 // if the system clock reads before 1970 or after the year 10889, which no
 // ID can represent.
@@ -21,16 +21,35 @@ func New() ID {
 	return id
 }
 
-// NewString returns the text of a new ID from the package-level Generator.
+// NewString returns the text of a new ID from the package-level [Generator].
 // It makes one allocation, the string.
 func NewString() string { return New().String() }
 
-// AppendNew mints a new ID as New does and appends its 25-digit text to b.
+// AppendNew mints a new ID as [New] does and appends its 25-digit text to b.
 // It does not allocate when b has room for 25 more bytes.
 func AppendNew(b []byte) []byte {
 	b, _ = New().AppendText(b)
 	return b
 }
+
+// defaultPool backs [NewUnordered], [NewUnorderedString] and
+// [AppendNewUnordered].
+var defaultPool = NewPool()
+
+// NewUnordered returns a new ID from a package-level [Pool]. It scales with
+// cores where [New] contends, but IDs minted at the same time by different
+// goroutines are not ordered within their millisecond; IDs from one
+// goroutine are not ordered either, since it may move between Ps. Use New
+// when order matters.
+func NewUnordered() ID { return defaultPool.Generate() }
+
+// NewUnorderedString returns the text of a new ID from the package-level
+// [Pool]. It makes one allocation, the string.
+func NewUnorderedString() string { return defaultPool.Generate().String() }
+
+// AppendNewUnordered mints a new ID from the package-level [Pool] and appends
+// its 25-digit text to b. It does not allocate when b has room.
+func AppendNewUnordered(b []byte) []byte { return defaultPool.AppendNew(b) }
 
 // NewAt returns an ID whose timestamp is t's Unix millisecond and whose
 // counter_hi, counter_lo and entropy are freshly random, as a generator

@@ -9,12 +9,13 @@ import (
 
 	"github.com/fastid/scru128/internal/clock"
 	"github.com/fastid/scru128/internal/entropy"
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
 
-// generate is core.next returning an ID, for the tests.
-func (c *core) generate(timestamp, allowance uint64, abort bool) (ID, error) {
-	hi, lo, err := c.next(timestamp, allowance, abort)
+// generate is shardGenerator.next returning an ID, for the tests.
+func (g *shardGenerator) generate(timestamp, allowance uint64, abort bool) (ID, error) {
+	hi, lo, err := g.next(timestamp, allowance, abort)
 	return FromUint64s(hi, lo), err
 }
 
@@ -24,7 +25,7 @@ func (c *core) generate(timestamp, allowance uint64, abort bool) (ID, error) {
 func TestPoolConcurrentUniqueAndTimely(t *testing.T) {
 	const goroutines = 16
 	perGoroutine := 500_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		perGoroutine = 20_000
 	}
 	const overflowMargin = 5 // ms
@@ -52,14 +53,14 @@ func TestPoolConcurrentUniqueAndTimely(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	sortedUnique(t, results, goroutines*perGoroutine)
+	idtest.SortedUnique(t, results, goroutines*perGoroutine, ID.Compare)
 }
 
 // TestShardStreamFollowsSpec checks that one shard, used from one goroutine,
 // yields increasing IDs that follow the field rules: within a millisecond
 // counter_lo counts up under one counter_hi.
 func TestShardStreamFollowsSpec(t *testing.T) {
-	s := core{src: entropy.NewSource()}
+	s := shardGenerator{src: entropy.NewSource()}
 	c := clock.New()
 	prev, _ := s.generate(c.Millis(), DefaultRollbackAllowance, false)
 	for range 100_000 {
@@ -89,20 +90,14 @@ func TestPoolPackageLevel(t *testing.T) {
 }
 
 func TestPoolDoesNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	p := NewPool()
 	buf := make([]byte, 0, 64)
 	p.Generate() // create the first shard
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 100_000, map[string]func(){
 		"Generate":  func() { sinkID = p.Generate() },
 		"AppendNew": func() { buf = p.AppendNew(buf[:0]) },
-	} {
-		if n := testing.AllocsPerRun(100_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
+	})
 	// Across collections: sync.Pool drops its shards at the second GC, and
 	// rebuilding one allocates; averaged over many calls that rounds to 0.
 	n := testing.AllocsPerRun(10, func() {
@@ -116,19 +111,19 @@ func TestPoolDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// FuzzShardCore drives a Pool shard's core and the reference algorithm with
-// the same timestamps and byte stream, as fuzz.FuzzCore does for Generator,
-// and requires the same IDs and errors.
-func FuzzShardCore(f *testing.F) {
+// FuzzShardGenerator drives a Pool shard's generator and the reference
+// algorithm with the same timestamps and byte stream, as fuzz.FuzzCore does
+// for Generator, and requires the same IDs and errors.
+func FuzzShardGenerator(f *testing.F) {
 	f.Add([]byte{5, 0, 0, 0, 0, 0, 0, 2, 0, 1, 14, 0, 3, 8, 0x10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add(append([]byte{8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 1, 0, 8, 0xff, 0xff, 1, 0, 0}, bytes.Repeat([]byte{0xff}, 64)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		steps, stream := naive.DecodeSteps(data)
-		c := core{rng: bytes.NewReader(stream)}
+		g := shardGenerator{rng: bytes.NewReader(stream)}
 		ref := naive.Core{Rng: bytes.NewReader(stream)}
 		for i, s := range steps {
 			want, wantErr := ref.Generate(s.Timestamp, s.Allowance, s.Abort)
-			got, err := c.generate(s.Timestamp, s.Allowance, s.Abort)
+			got, err := g.generate(s.Timestamp, s.Allowance, s.Abort)
 			if (err == nil) != (wantErr == nil) || err == nil && got != ID(want) ||
 				err != nil && !sameErrorKind(err, wantErr) {
 				t.Fatalf("step %d %+v: got %x, %v; naive %x, %v", i, s, got, err, want, wantErr)

@@ -15,42 +15,12 @@ import (
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
 // Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an *InvalidCharacterError with its offset. SQL NULL is
+// length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullID]. Other source types are
 // an error wrapping [ErrScanType]. Scan does not retain src; on error id is
 // left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 16 {
-			*id = ID(src)
-			return nil
-		}
-		v, err = scanText(src)
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: the 25 digits or a UUID
-// form, which ParseUUID tells apart by length (and rejects any other).
-func scanText[T text](s T) (ID, error) {
-	if len(s) == 25 {
-		return decode(s)
-	}
-	u, err := interop.ParseUUID(s, &errs)
-	return ID(u), err
+	return interop.Scan128(id, src, 25, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer. It returns the 25-digit text,
@@ -114,7 +84,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass scru128.NullBinary(n), or scan into
+// [Binary] does: pass scru128.NullBinary(n), or scan into
 // (*scru128.NullBinary)(&n). It has no JSON methods of its own: use
 // NullID for JSON.
 type NullBinary NullID

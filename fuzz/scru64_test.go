@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
@@ -147,7 +148,7 @@ func (m *streamMode) next() uint32 {
 	if len(m.data) < 4 {
 		return 0
 	}
-	v := uint32(m.data[0])<<24 | uint32(m.data[1])<<16 | uint32(m.data[2])<<8 | uint32(m.data[3])
+	v := binary.BigEndian.Uint32(m.data)
 	m.data = m.data[4:]
 	return v
 }

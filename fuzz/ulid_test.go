@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/big"
 	"strings"
@@ -55,7 +56,7 @@ func FuzzCrockford(f *testing.F) {
 		}
 		if len(data) >= 16 {
 			var dst [26]byte
-			hi, lo := beUint64(data[0:8]), beUint64(data[8:16])
+			hi, lo := binary.BigEndian.Uint64(data[0:8]), binary.BigEndian.Uint64(data[8:16])
 			crockford.Encode128(crockford.Crockford, &dst, hi, lo)
 			if want := naive.Base32Encode(data[:16], 26, naive.CrockfordAlphabet); string(dst[:]) != want {
 				t.Fatalf("Encode128(%x) = %s, naive %s", data[:16], dst, want)
@@ -67,11 +68,6 @@ func FuzzCrockford(f *testing.F) {
 			}
 		}
 	})
-}
-
-func beUint64(b []byte) uint64 {
-	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
-		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
 }
 
 // FuzzULIDParse checks that ulid.Parse, ParseBytes and UnmarshalText accept

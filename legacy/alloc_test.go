@@ -4,12 +4,12 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	id := MustParse("00PGHAJ3Q9VAJ7IU6PQBHBUAK4")
 	text := id.String()
 	textBytes := []byte(text)
@@ -20,7 +20,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	jsonText := []byte(`"` + text + `"`)
 	at := time.UnixMilli(TimestampBias + 1000)
 	runtime.GC()
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
 		"Parse":         func() { sinkID, _ = Parse(text) },
 		"ParseBytes":    func() { sinkID, _ = ParseBytes(textBytes) },
@@ -31,12 +31,6 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"ScanRaw":       func() { _ = scanned.Scan(srcRaw) },
 		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
 		"NewAt":         func() { sinkID, _ = NewAt(at) },
-	} {
-		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
-	if n := testing.AllocsPerRun(1000, func() { sinkStr = id.String() }); n != 1 {
-		t.Errorf("String: %v allocations per call, want 1", n)
-	}
+	})
+	idtest.CheckAllocs(t, 1, 1000, map[string]func(){"String": func() { sinkStr = id.String() }})
 }

@@ -25,3 +25,19 @@ func BenchmarkGenerate(b *testing.B) {
 		sinkID, _ = g.Generate()
 	}
 }
+
+// BenchmarkCompare compares, in turn, IDs that differ in the low half, in
+// the high half and not at all.
+func BenchmarkCompare(b *testing.B) {
+	b.ReportAllocs()
+	a := MustParse("00PGHAJ3Q9VAJ7IU6PQBHBUAK4")
+	low, high := a, a
+	low[15]++
+	high[0]++
+	ids := [4]ID{a, low, high, a}
+	var sum int
+	for i := 0; b.Loop(); i++ {
+		sum += ids[i&3].Compare(ids[(i+1)&3])
+	}
+	sinkInt = sum
+}

@@ -16,16 +16,16 @@ const Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
 var digits = crockford.NewEncoding(Alphabet)
 
 // Parse parses the 26-digit text of an ID, ignoring case. It returns
-// ErrInvalidLength if s is not 26 bytes long, an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside [0-9A-Va-v],
-// or ErrOutOfRange if the first digit is above 7 (the value is above
+// [ErrInvalidLength] if s is not 26 bytes long, an [*InvalidCharacterError]
+// (matching [ErrInvalidCharacter]) naming the first byte outside [0-9A-Va-v],
+// or [ErrOutOfRange] if the first digit is above 7 (the value is above
 // 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not allocate.
 func Parse(s string) (ID, error) { return decode(s) }
 
-// ParseBytes is Parse for a byte slice. It does not retain b.
+// ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(bytesView(b)) }
 
-// MustParse is Parse that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and tests.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
@@ -34,7 +34,7 @@ func MustParse(s string) ID {
 	return id
 }
 
-// UnmarshalText parses the 26-digit text form into id, as Parse does. On
+// UnmarshalText parses the 26-digit text form into id, as [Parse] does. On
 // error id is left unchanged.
 func (id *ID) UnmarshalText(b []byte) error {
 	v, err := decode(bytesView(b))
@@ -47,7 +47,7 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 // bytesView returns the bytes of b as a string without copying them. The
 // decoders only read their input and keep nothing of it (an
-// InvalidCharacterError copies the byte), so b may change afterwards.
+// [InvalidCharacterError] copies the byte), so b may change afterwards.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func decode(s string) (id ID, err error) {

@@ -2,13 +2,12 @@ package legacy
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
@@ -21,7 +20,7 @@ var (
 	ErrInvalidCharacter = errors.New("legacy: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (its first digit above 7; 7VVVVVVVVVVVVVVVVVVVVVVVVV is
-	// the largest ID), a field given to FromFields, [MinAt] or [MaxAt] that
+	// the largest ID), a field given to [FromFields], [MinAt] or [MaxAt] that
 	// does not fit its width, or a time before 2020 or more than
 	// [MaxTimestamp] ms after it (in the year 2577) given to [MinAtTime],
 	// [MaxAtTime] or [NewAt].
@@ -31,12 +30,12 @@ var (
 	// Deprecated: use ErrOutOfRange.
 	ErrOverflow = ErrOutOfRange
 	// ErrInvalidTimestamp means the clock read before 2020 or more than
-	// [MaxTimestamp] ms after it, or GenerateCore was given a timestamp above
-	// MaxTimestamp.
+	// [MaxTimestamp] ms after it, or [Generator.GenerateCore] was given a
+	// timestamp above MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("legacy: invalid timestamp")
 	// ErrMonotonicOverflow means the counter would pass 2^28-1 within one
-	// millisecond; the format's generator waits for the clock to move on,
-	// which Generator.Generate does and GenerateCore reports with this
+	// millisecond; the format's generator waits for the clock to move on, which
+	// [Generator.Generate] does and [Generator.GenerateCore] reports with this
 	// error.
 	ErrMonotonicOverflow = errors.New("legacy: counter overflow")
 	// ErrCounterOverflow is the old name of [ErrMonotonicOverflow].
@@ -61,6 +60,7 @@ var errs = interop.Errors{
 	Length:   ErrInvalidLength,
 	Range:    ErrOutOfRange,
 	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
@@ -75,8 +75,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `legacy: invalid character 'W' (0x57) at offset 25`.
 func (e *InvalidCharacterError) Error() string {
-	return "legacy: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("legacy", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

@@ -23,7 +23,7 @@ import (
 // As in the format's reference generator, a clock that moves back is
 // treated as not having moved (the counter goes on from the last
 // timestamp), so IDs never decrease; and when the counter passes 2^28-1
-// within one millisecond, Generate waits for the clock to move on.
+// within one millisecond, [Generator.Generate] waits for the clock to move on.
 //
 // A Generator is safe for concurrent use. Unlike the generators of the
 // current formats it takes a mutex: it serves existing systems, not hot
@@ -31,7 +31,7 @@ import (
 // strictly increasing in real-time order across goroutines. It does not
 // allocate.
 //
-// The zero Generator is usable, and the same as one from NewGenerator. A
+// The zero Generator is usable, and the same as one from [NewGenerator]. A
 // Generator must not be copied after first use.
 type Generator struct {
 	mu           sync.Mutex
@@ -45,14 +45,14 @@ type Generator struct {
 	rng          io.Reader
 }
 
-// NewGenerator returns a Generator that takes its random numbers from
+// NewGenerator returns a [Generator] that takes its random numbers from
 // ChaCha8 seeded from crypto/rand and its time from the system clock.
 func NewGenerator() *Generator { return new(Generator) }
 
-// NewGeneratorWithRng returns a Generator that reads its random numbers
+// NewGeneratorWithRng returns a [Generator] that reads its random numbers
 // from rng, 4 bytes per number, taken as a big-endian uint32 and masked to
 // the field's width: the counter at a new millisecond, then per_sec_random
-// when due, then per_gen_random. A nil rng means NewGenerator's source. An
+// when due, then per_gen_random. A nil rng means [NewGenerator]'s source. An
 // error from rng is returned, wrapped; a reader that keeps returning no
 // bytes is such an error after a hundred tries in a row, so no call waits
 // forever holding the generator's lock.
@@ -61,7 +61,7 @@ func NewGeneratorWithRng(rng io.Reader) *Generator { return &Generator{rng: rng}
 // Generate returns a new ID with the current time, waiting for the next
 // millisecond if the counter overflows. It returns [ErrInvalidTimestamp] if
 // the clock reads before 2020 or after [MaxTimestamp], and the rng's error
-// for a generator made with NewGeneratorWithRng.
+// for a generator made with [NewGeneratorWithRng].
 func (g *Generator) Generate() (ID, error) {
 	for {
 		timestamp, err := g.now()
@@ -83,7 +83,7 @@ func (g *Generator) Generate() (ID, error) {
 }
 
 // GenerateCore returns the next ID for a caller-supplied timestamp in
-// milliseconds since 2020-01-01 (Unix milliseconds less TimestampBias). It
+// milliseconds since 2020-01-01 (Unix milliseconds less [TimestampBias]). It
 // returns [ErrInvalidTimestamp] above [MaxTimestamp] and [ErrMonotonicOverflow],
 // leaving the generator as it was, when the counter would pass 2^28-1 at
 // the last timestamp. Given the same timestamps and random bytes it
@@ -150,10 +150,10 @@ func (g *Generator) draw() (uint32, error) {
 	return binary.BigEndian.Uint32(b[:]), nil
 }
 
-// defaultGenerator backs New and NewString.
+// defaultGenerator backs [New] and [NewString].
 var defaultGenerator Generator
 
-// New returns a new ID from a package-level Generator: strictly increasing
+// New returns a new ID from a package-level [Generator]: strictly increasing
 // in call order across all goroutines, safe for concurrent use. It panics
 // only if the system clock reads before 2020 or after the year 2577, which
 // no legacy ID can represent.

@@ -117,7 +117,7 @@ func TestGenerateHasCurrentTime(t *testing.T) {
 
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
 	n := 200_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		n = 20_000
 	}
 	g := NewGenerator()

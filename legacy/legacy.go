@@ -9,7 +9,7 @@
 // digits): the two are different encodings of different layouts, and a
 // legacy ID is not a valid current one.
 //
-// The API is the root package's: New and NewString mint from one ordered
+// The API is the root package's: [New] and [NewString] mint from one ordered
 // stream, [NewAt] for a given time; an ID stores its text in SQL and
 // Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
 // reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ID is a legacy SCRU128 ID: a 128-bit unsigned integer stored big-endian,
@@ -39,7 +40,7 @@ import (
 //	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 //
 // The timestamp counts milliseconds since 2020-01-01T00:00:00Z
-// (TimestampBias in Unix milliseconds). The text form is 26 digits
+// ([TimestampBias] in Unix milliseconds). The text form is 26 digits
 // [0-9A-V], each five bits from the most significant, written in upper
 // case; the largest ID is 7VVVVVVVVVVVVVVVVVVVVVVVVV.
 type ID [16]byte
@@ -110,21 +111,7 @@ func (id ID) PerGenRandom() uint32 { return binary.BigEndian.Uint32(id[12:16]) }
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers (and so as text).
-func (id ID) Compare(other ID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ID) Compare(other ID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }
@@ -178,9 +165,9 @@ func timestampOf(t time.Time) (uint64, error) {
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
 // github.com/gofrs/uuid. The conversion is lossless both ways (see
-// FromUUID), though the result is not an RFC 9562 UUID.
+// [FromUUID]), though the result is not an RFC 9562 UUID.
 func (id ID) UUID() [16]byte { return id }
 
-// FromUUID returns the ID with the 16 bytes of u, the inverse of UUID. It
+// FromUUID returns the ID with the 16 bytes of u, the inverse of [ID.UUID]. It
 // accepts any [16]byte, such as a uuid.UUID, and never fails.
 func FromUUID(u [16]byte) ID { return u }

@@ -16,6 +16,7 @@ import (
 var (
 	sinkID  ID
 	sinkStr string
+	sinkInt int
 )
 
 func TestDocumentExamples(t *testing.T) {

@@ -11,42 +11,12 @@ import (
 // and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
 // (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
 // raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
-// the right length is an *InvalidCharacterError with its offset. SQL NULL
+// the right length is an [*InvalidCharacterError] with its offset. SQL NULL
 // is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 16 {
-			*id = ID(src)
-			return nil
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: the 26 digits or a UUID
-// form, which ParseUUID tells apart by length (and rejects any other).
-func scanText(s string) (ID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	u, err := interop.ParseUUID(s, &errs)
-	return ID(u), err
+	return interop.Scan128(id, src, EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer: the 26-digit text, for a
@@ -101,7 +71,7 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass legacy.NullBinary(n), or scan into
+// [Binary] does: pass legacy.NullBinary(n), or scan into
 // (*legacy.NullBinary)(&n). It has no JSON methods of its own: use NullID
 // for JSON.
 type NullBinary NullID

@@ -3,6 +3,8 @@ package scru64
 import (
 	"runtime"
 	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 var (
@@ -16,9 +18,7 @@ var (
 // path. AllocsPerRun averages over many calls, so an allocation on any
 // regular path (even one call in a few) shows.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	id := MustParse("0u375nxqh5cq")
 	text := id.String()
 	textBytes := []byte(text)
@@ -34,7 +34,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	var ms uint64 = testMillis
 	var boxed any = int64(id) // boxing allocates; Scan must not
 	runtime.GC()              // start from a clean slate so a GC in the middle shows
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
 		"AppendText":      func() { buf, _ = id.AppendText(buf[:0]) },
 		"AppendBinary":    func() { buf, _ = id.AppendBinary(buf[:0]) },
 		"Parse":           func() { sinkID, _ = Parse(text) },
@@ -56,19 +56,11 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			ms += 256
 			sinkID, _ = custom.GenerateOrAbortCore(ms, 0)
 		},
-	} {
-		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
-	for name, fn := range map[string]func(){
+	})
+	idtest.CheckAllocs(t, 1, 1000, map[string]func(){
 		"String":      func() { sinkStr = id.String() },
 		"NewString":   func() { sinkStr = NewString() },
 		"MarshalText": func() { sinkBytes, _ = id.MarshalText() },
 		"MarshalJSON": func() { sinkBytes, _ = id.MarshalJSON() },
-	} {
-		if n := testing.AllocsPerRun(1000, fn); n != 1 {
-			t.Errorf("%s: %v allocations per call, want 1", name, n)
-		}
-	}
+	})
 }

@@ -6,7 +6,7 @@ import "github.com/fastid/scru128/internal/entropy"
 // tick: the first tick after the clock moves on, the tick after a counter
 // overflow, and the tick a reset starts at.
 //
-// A Generator calls Renew outside any lock, possibly from several
+// A [Generator] calls Renew outside any lock, possibly from several
 // goroutines at once, and goroutines that race for the same new tick may
 // each call it while only one result is used; an implementation must
 // therefore be safe for concurrent use and should not count on being
@@ -18,7 +18,7 @@ type CounterMode interface {
 	Renew(counterSize uint8, ctx RenewContext) uint32
 }
 
-// RenewContext is what a Generator tells CounterMode.Renew besides the
+// RenewContext is what a [Generator] tells [CounterMode.Renew] besides the
 // counter size.
 type RenewContext struct {
 	Timestamp uint64 // the new tick, in 256-ms units
@@ -39,14 +39,14 @@ var random = entropy.NewShared()
 // non-cryptographic generator seeded from crypto/rand, as the specification
 // allows. It is safe for concurrent use.
 //
-// NewGenerator uses no guard bit for node ID sizes up to 19 (counters of 5
+// [NewGenerator] uses no guard bit for node ID sizes up to 19 (counters of 5
 // bits or more), and one from 20 up, where a full random start could leave
 // room for only one or two IDs in a tick.
 func NewDefaultCounterMode(overflowGuardSize uint8) CounterMode {
 	return defaultCounterMode{overflowGuardSize: overflowGuardSize}
 }
 
-// defaultCounterMode is what NewDefaultCounterMode returns. A Generator
+// defaultCounterMode is what [NewDefaultCounterMode] returns. A [Generator]
 // recognizes it and inlines its work (see Generator.renew); Renew is for
 // other callers.
 type defaultCounterMode struct{ overflowGuardSize uint8 }
@@ -66,7 +66,7 @@ func (m defaultCounterMode) shift(counterSize uint8) uint8 {
 	return 64 - (counterSize - m.overflowGuardSize)
 }
 
-// defaultGuardSize is the guard NewGenerator gives a node ID size.
+// defaultGuardSize is the guard [NewGenerator] gives a node ID size.
 func defaultGuardSize(nodeIDSize uint8) uint8 {
 	if nodeIDSize >= 20 {
 		return 1

@@ -20,7 +20,7 @@
 // bits): "42/8" (decimal), "0xb00/12" (hexadecimal) or "0u2r85hm2pt3/16" (a
 // previous ID to continue after, which carries the node ID). Run every
 // process that mints IDs with its own, for example SCRU64_NODE_SPEC=42/8 in
-// its environment, and New and NewString use it. Sizes may differ from node
+// its environment, and [New] and [NewString] use it. Sizes may differ from node
 // to node as long as the leading bits of a longer node ID never equal a
 // shorter node ID: hot nodes 0x0/4 to 0x7/4 can share a realm with cold
 // nodes 0x80/8 to 0xff/8. Two generators with the same node ID at the same
@@ -29,25 +29,25 @@
 //
 // # Generating
 //
-// A Generator is safe for concurrent use and lock-free: its state is the
+// A [Generator] is safe for concurrent use and lock-free: its state is the
 // last ID, one 64-bit word, updated by one compare-and-swap per ID, so IDs
 // are strictly increasing across goroutines and nothing allocates. The
 // counter starts at a random value at each tick and counts up. When it
 // overflows, the timestamp moves one tick ahead of the clock and the
 // counter starts again, so bursts never block; the clock is allowed to be
-// behind the last ID by up to 10 seconds (DefaultRollbackAllowance), which
+// behind the last ID by up to 10 seconds ([DefaultRollbackAllowance]), which
 // also absorbs small clock rollbacks. Beyond that Generate returns
 // [ErrClockRollback], GenerateOrSleep (and New) wait for the clock to catch
-// up, and GenerateOrReset starts over from the clock at the risk of
+// up, and [Generator.GenerateOrReset] starts over from the clock at the risk of
 // duplicates. The zero Generator has no node spec, and its methods return
 // [ErrNoNodeSpec]. The Core forms take the time as an argument, for tests and
 // replays.
 //
 // # Text and storage
 //
-// Parse accepts exactly 12 Base36 digits in either case and reports a bad
-// byte with its offset; no decoding function panics (MustParse aside), on
-// any input. String and AppendText write lower case; an ID above Max (made
+// [Parse] accepts exactly 12 Base36 digits in either case and reports a bad
+// byte with its offset; no decoding function panics ([MustParse] aside), on
+// any input. String and AppendText write lower case; an ID above [Max] (made
 // by converting a larger integer) is refused by every encoder with
 // [ErrOutOfRange], never written as another ID. In SQL an ID is an int64
 // (Value) for a BIGINT column, and Scan reads integers, the 12-digit text,

@@ -8,9 +8,9 @@ import (
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
-// errors.Is; node spec errors are *NodeSpecError values, which match
-// ErrInvalidNodeSpec.
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
+// errors.Is; node spec errors are [*NodeSpecError] values, which match
+// [ErrInvalidNodeSpec].
 var (
 	// ErrInvalidLength means a text form was not 12 bytes long, a binary
 	// form not 8 bytes long, or decimal text given to Scan was empty.
@@ -19,8 +19,8 @@ var (
 	// [0-9a-zA-Z], or decimal text given to Scan a byte other than 0-9.
 	ErrInvalidCharacter = errors.New("scru64: invalid character")
 	// ErrOutOfRange means a value does not fit the format: an integer (or
-	// decimal text, or 8 bytes) that is negative or above 36^12-1 (Max,
-	// zzzzzzzzzzzz), a field passed to FromParts, [MinAt] or [MaxAt] that does
+	// decimal text, or 8 bytes) that is negative or above 36^12-1 ([Max],
+	// zzzzzzzzzzzz), a field passed to [FromParts], [MinAt] or [MaxAt] that does
 	// not fit its width, a time before 1970 or after [MaxTimestamp]'s tick
 	// (in the year 4261) passed to [MinAtTime] or [MaxAtTime], or an ID above
 	// Max (made by converting a larger integer) given to AppendText,
@@ -38,11 +38,11 @@ var (
 	// ahead of the clock and ends the same way.
 	ErrClockRollback = errors.New("scru64: clock rollback beyond the allowance")
 	// ErrInvalidNodeSpec means a node spec string or a node ID and size pair
-	// was rejected. The error returned is a *NodeSpecError, which matches it
+	// was rejected. The error returned is a [*NodeSpecError], which matches it
 	// under errors.Is and says why.
 	ErrInvalidNodeSpec = errors.New("scru64: invalid node spec")
 	// ErrNoNodeSpec means a generator has no node spec: the zero
-	// Generator (make one with NewGenerator), or the global generator when
+	// [Generator] (make one with [NewGenerator]), or the global generator when
 	// the SCRU64_NODE_SPEC environment variable is unset or invalid and
 	// GlobalGenerator.Initialize was not called.
 	ErrNoNodeSpec = errors.New("scru64: the generator has no node spec")
@@ -67,6 +67,7 @@ var errs = interop.Errors{
 	Length:   ErrInvalidLength,
 	Range:    ErrOutOfRange,
 	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
@@ -81,16 +82,15 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `scru64: invalid character '_' (0x5f) at offset 10`.
 func (e *InvalidCharacterError) Error() string {
-	return "scru64: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("scru64", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
 
 // NodeSpecError reports a rejected node spec: the input as given (a string
-// for ParseNodeSpec, the node ID and size otherwise) and what is wrong with
-// it. errors.Is(err, ErrInvalidNodeSpec) reports true for it.
+// for [ParseNodeSpec], the node ID and size otherwise) and what is wrong with
+// it. errors.Is(err, [ErrInvalidNodeSpec]) reports true for it.
 type NodeSpecError struct {
 	Input  string // the node spec string, or "<nodeID>/<size>" for a pair
 	Reason string // what is wrong, for example "node ID size 24 is not in 1..23"
@@ -103,5 +103,5 @@ func (e *NodeSpecError) Error() string {
 		` (want <node ID>/<size> such as "42/8", "0xb00/12" or "0u2r85hm2pt3/16")`
 }
 
-// Is reports whether target is ErrInvalidNodeSpec.
+// Is reports whether target is [ErrInvalidNodeSpec].
 func (e *NodeSpecError) Is(target error) bool { return target == ErrInvalidNodeSpec }

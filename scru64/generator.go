@@ -11,8 +11,8 @@ import (
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may be
 // behind the last ID's timestamp before Generate returns [ErrClockRollback]
-// (GenerateOrReset resets, GenerateOrSleep waits) instead of going on from
-// the last timestamp. It is 10 seconds, as in the reference
+// ([Generator.GenerateOrReset] resets, GenerateOrSleep waits) instead of
+// going on from the last timestamp. It is 10 seconds, as in the reference
 // implementations; in 256-ms ticks that is 39.
 const DefaultRollbackAllowance = 10_000
 
@@ -20,24 +20,25 @@ const DefaultRollbackAllowance = 10_000
 // forward while it sleeps is noticed soon.
 const maxSleep = 64 * time.Millisecond
 
-// wallClock is the cheap millisecond clock every Generator reads.
+// wallClock is the cheap millisecond clock every [Generator] reads.
 var wallClock = clock.New()
 
-// Generator mints SCRU64 IDs for one node as one monotonic stream. It is
-// safe for concurrent use by any number of goroutines and takes no lock:
-// its whole state is the last ID it returned, one 64-bit word, and every ID
-// is reserved by one compare-and-swap on it. IDs are strictly increasing in
-// real-time order across all goroutines (an ID returned before another call
-// starts is smaller than that call's ID) and never repeat, except after a
-// reset by GenerateOrReset or GenerateOrResetCore. No method allocates.
+// Generator mints SCRU64 IDs for one node as one monotonic stream. It is safe
+// for concurrent use by any number of goroutines and takes no lock: its whole
+// state is the last ID it returned, one 64-bit word, and every ID is reserved
+// by one compare-and-swap on it. IDs are strictly increasing in real-time
+// order across all goroutines (an ID returned before another call starts is
+// smaller than that call's ID) and never repeat, except after a reset by
+// [Generator.GenerateOrReset] or [Generator.GenerateOrResetCore]. No method
+// allocates.
 //
 // Fields follow the specification. At each new timestamp tick (256 ms) the
-// counter starts at a value from the CounterMode (random by default) and
+// counter starts at a value from the [CounterMode] (random by default) and
 // then counts up by one per ID. When it would pass its maximum, the
 // timestamp moves one tick ahead of the clock and the counter is renewed:
 // IDs stay increasing without waiting, and the clock catches up later. The
 // clock may be behind the last ID's timestamp by up to the rollback
-// allowance (DefaultRollbackAllowance) and is then treated as not having
+// allowance ([DefaultRollbackAllowance]) and is then treated as not having
 // moved; that covers small clock rollbacks and the lead that overflows
 // build up. Beyond it, which a long burst of more IDs than the counter
 // holds per tick also reaches, the methods differ:
@@ -54,14 +55,16 @@ var wallClock = clock.New()
 // preempted holds nobody up. Random numbers are drawn only when a tick
 // starts.
 //
-// There is no way to mint an ID for a past time outside the stream (the
-// other formats' NewAt): a SCRU64 ID is unique only through its node ID and
-// counter, with too few random bits to tell apart two IDs minted for the
-// same tick elsewhere. To backfill, give a Generator its own node ID and
-// call GenerateOrAbortCore with the records' times in increasing order.
+// There is no way to mint an ID for a past time outside the stream (the other
+// formats' NewAt): a SCRU64 ID is unique only through its node ID and
+// counter, with too few random bits to tell apart two IDs minted for the same
+// tick elsewhere. To backfill, give a Generator its own node ID and call
+// [Generator.GenerateOrAbortCore] with the records' times in increasing
+// order.
 //
 // The zero Generator has no node spec: every generating method returns
-// [ErrNoNodeSpec]. Make one with NewGenerator or NewGeneratorWithCounterMode.
+// [ErrNoNodeSpec]. Make one with [NewGenerator] or
+// [NewGeneratorWithCounterMode].
 type Generator struct {
 	_           cpu.CacheLinePad
 	prev        atomic.Uint64 // the last ID returned
@@ -76,19 +79,19 @@ type Generator struct {
 	_           cpu.CacheLinePad
 }
 
-// NewGenerator returns a Generator for the node spec, with the default
+// NewGenerator returns a [Generator] for the node spec, with the default
 // counter mode: a random counter at each tick, with one overflow guard bit
-// (see NewDefaultCounterMode) when the node ID size is 20 or more. Given
-// the zero NodeSpec, which no parsing or constructor function returns, it
+// (see [NewDefaultCounterMode]) when the node ID size is 20 or more. Given
+// the zero [NodeSpec], which no parsing or constructor function returns, it
 // returns a Generator without a node spec, as the zero Generator is, whose
 // methods return [ErrNoNodeSpec].
 func NewGenerator(spec NodeSpec) *Generator {
 	return NewGeneratorWithCounterMode(spec, nil)
 }
 
-// NewGeneratorWithCounterMode is NewGenerator with a counter mode of the
+// NewGeneratorWithCounterMode is [NewGenerator] with a counter mode of the
 // caller's choice; nil means NewGenerator's default. Given the zero
-// NodeSpec it returns a Generator whose methods return [ErrNoNodeSpec].
+// [NodeSpec] it returns a [Generator] whose methods return [ErrNoNodeSpec].
 func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	if spec.IsZero() {
 		return new(Generator)
@@ -112,11 +115,11 @@ func NewGeneratorWithCounterMode(spec NodeSpec, mode CounterMode) *Generator {
 	return g
 }
 
-// NodeID returns the generator's node ID (0 for the zero Generator).
+// NodeID returns the generator's node ID (0 for the zero [Generator]).
 func (g *Generator) NodeID() uint32 { return g.nodeID }
 
 // NodeIDSize returns the generator's node ID size in bits, 1 to 23, or 0
-// for the zero Generator.
+// for the zero [Generator].
 func (g *Generator) NodeIDSize() uint8 {
 	if g.counterSize == 0 {
 		return 0
@@ -126,9 +129,9 @@ func (g *Generator) NodeIDSize() uint8 {
 
 // NodeSpec returns a node spec that continues after the last ID returned,
 // or the generator's node ID if it has returned none. Saved and passed to
-// NewGenerator in a later process, it keeps the stream increasing across a
+// [NewGenerator] in a later process, it keeps the stream increasing across a
 // restart even if the clock has meanwhile moved back by up to the rollback
-// allowance. It returns the zero NodeSpec for the zero Generator.
+// allowance. It returns the zero NodeSpec for the zero [Generator].
 func (g *Generator) NodeSpec() NodeSpec {
 	if g.counterSize == 0 {
 		return NodeSpec{}
@@ -138,9 +141,9 @@ func (g *Generator) NodeSpec() NodeSpec {
 
 // Generate returns a new ID stamped with the system clock. It returns
 // [ErrClockRollback], leaving the generator as it was, if the clock is more
-// than DefaultRollbackAllowance behind the last ID, [ErrInvalidTimestamp] if
+// than [DefaultRollbackAllowance] behind the last ID, [ErrInvalidTimestamp] if
 // the system clock reads before 1970-01-01T00:00:00.256Z or in the year
-// 4261 or later, and [ErrNoNodeSpec] for the zero Generator. Generate does
+// 4261 or later, and [ErrNoNodeSpec] for the zero [Generator]. Generate does
 // not allocate.
 func (g *Generator) Generate() (ID, error) {
 	unixMillis := wallClock.Millis()
@@ -164,20 +167,20 @@ func (g *Generator) Generate() (ID, error) {
 // specification warns, may repeat one: prefer Generate or GenerateOrSleep
 // unless the node ID changes too. Its errors are [ErrInvalidTimestamp], if
 // the system clock reads before 1970-01-01T00:00:00.256Z or in the year
-// 4261 or later, and [ErrNoNodeSpec] for the zero Generator.
+// 4261 or later, and [ErrNoNodeSpec] for the zero [Generator].
 func (g *Generator) GenerateOrReset() (ID, error) {
 	return g.next(wallClock.Millis(), DefaultRollbackAllowance, true)
 }
 
 // GenerateOrSleep is Generate that, instead of returning [ErrClockRollback],
-// sleeps until the clock is back within DefaultRollbackAllowance of the
+// sleeps until the clock is back within [DefaultRollbackAllowance] of the
 // last ID and then returns an ID. It waits after a large clock rollback
 // (for as long as the rollback) and when a long burst has overflowed the
 // counter so often that the IDs' timestamps ran ahead of the clock by more
 // than the allowance. It checks the clock at least every 64 ms while
 // waiting. Its errors are [ErrInvalidTimestamp], if the system clock reads
 // before 1970-01-01T00:00:00.256Z or in the year 4261 or later, and
-// [ErrNoNodeSpec] for the zero Generator.
+// [ErrNoNodeSpec] for the zero [Generator].
 func (g *Generator) GenerateOrSleep() (ID, error) {
 	for {
 		id, err := g.Generate()
@@ -196,14 +199,15 @@ func (g *Generator) GenerateOrSleep() (ID, error) {
 // GenerateOrAbortCore returns the next ID for a caller-supplied Unix time in
 // milliseconds (the timestamp is unixMillis >> 8), or [ErrClockRollback] if
 // that timestamp is more than rollbackAllowance milliseconds (counted in
-// whole 256-ms ticks, rollbackAllowance >> 8) behind the last ID's. On
-// error the generator is left as it was. It returns [ErrInvalidTimestamp] for
-// a time before 1970-01-01T00:00:00.256Z, a timestamp at or past
+// whole 256-ms ticks, rollbackAllowance >> 8) behind the last ID's. On error
+// the generator is left as it was. It returns [ErrInvalidTimestamp] for a
+// time before 1970-01-01T00:00:00.256Z, a timestamp at or past
 // [MaxTimestamp], or a counter overflow that would reach MaxTimestamp (those
-// IDs are reserved), and [ErrNoNodeSpec] for the zero Generator. Given the same times and counter renewals it returns
-// exactly the IDs of the specification's algorithm. It is safe for
-// concurrent use, but times given out of order by several goroutines make
-// an order of IDs that no clock would.
+// IDs are reserved), and [ErrNoNodeSpec] for the zero [Generator]. Given the
+// same times and counter renewals it returns exactly the IDs of the
+// specification's algorithm. It is safe for concurrent use, but times given
+// out of order by several goroutines make an order of IDs that no clock
+// would.
 func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (ID, error) {
 	// Generate's inline fast path, with the caller's time and allowance,
 	// so that a wrapper that reads the clock itself pays no more than
@@ -217,10 +221,10 @@ func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (I
 	return g.next(unixMillis, rollbackAllowance, false)
 }
 
-// GenerateOrResetCore is GenerateOrAbortCore that resets the generator
-// instead of returning [ErrClockRollback]: it goes on from the given
-// timestamp with a renewed counter. Its errors are [ErrInvalidTimestamp] and,
-// for the zero Generator, [ErrNoNodeSpec].
+// GenerateOrResetCore is [Generator.GenerateOrAbortCore] that resets the
+// generator instead of returning [ErrClockRollback]: it goes on from the
+// given timestamp with a renewed counter. Its errors are
+// [ErrInvalidTimestamp] and, for the zero [Generator], [ErrNoNodeSpec].
 func (g *Generator) GenerateOrResetCore(unixMillis, rollbackAllowance uint64) (ID, error) {
 	return g.next(unixMillis, rollbackAllowance, true)
 }

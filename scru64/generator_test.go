@@ -1,6 +1,7 @@
 package scru64
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -290,7 +291,7 @@ func (m *streamMode) next() uint32 {
 	if len(m.data) < 4 {
 		return 0
 	}
-	v := uint32(m.data[0])<<24 | uint32(m.data[1])<<16 | uint32(m.data[2])<<8 | uint32(m.data[3])
+	v := binary.BigEndian.Uint32(m.data)
 	m.data = m.data[4:]
 	return v
 }
@@ -437,9 +438,5 @@ func TestConcurrentCustomMode(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	all := slices.Concat(results...)
-	slices.Sort(all)
-	if len(slices.Compact(all)) != goroutines*n {
-		t.Fatal("duplicate IDs")
-	}
+	idtest.SortedUnique(t, results, goroutines*n, ID.Compare)
 }

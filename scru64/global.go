@@ -11,26 +11,26 @@ import (
 // node spec from, for example SCRU64_NODE_SPEC=42/8.
 const NodeSpecEnv = "SCRU64_NODE_SPEC"
 
-// Global is the process-wide generator behind New and NewString, reached
-// through GlobalGenerator. Until it is configured, by Initialize or by a
-// valid node spec in the SCRU64_NODE_SPEC environment variable (read at the
-// first use, and again at each later use while it is unset or invalid), its
-// generating methods return an error matching [ErrNoNodeSpec]. Once
-// configured it keeps that generator for the life of the process. Its
+// Global is the process-wide generator behind [New] and [NewString], reached
+// through [GlobalGenerator]. Until it is configured, by [Global.Initialize]
+// or by a valid node spec in the SCRU64_NODE_SPEC environment variable (read
+// at the first use, and again at each later use while it is unset or
+// invalid), its generating methods return an error matching [ErrNoNodeSpec].
+// Once configured it keeps that generator for the life of the process. Its
 // methods are safe for concurrent use; once configured they cost one atomic
-// load more than the Generator's.
+// load more than the [Generator]'s.
 type Global struct {
 	gen atomic.Pointer[Generator]
 	mu  sync.Mutex // serializes configuration
 }
 
-// GlobalGenerator is the process-wide generator behind New and NewString.
+// GlobalGenerator is the process-wide generator behind [New] and [NewString].
 var GlobalGenerator = new(Global)
 
 // Initialize configures the global generator with spec, overriding the
 // environment variable. It must come before the first use that would read
-// the variable: it returns ErrAlreadyInitialized if the generator is
-// already configured, and a *NodeSpecError for the zero NodeSpec.
+// the variable: it returns [ErrAlreadyInitialized] if the generator is
+// already configured, and a [*NodeSpecError] for the zero [NodeSpec].
 func (g *Global) Initialize(spec NodeSpec) error {
 	if spec.IsZero() {
 		return &NodeSpecError{Reason: "the zero NodeSpec is not a configuration"}
@@ -46,7 +46,7 @@ func (g *Global) Initialize(spec NodeSpec) error {
 
 // Generator returns the global generator, configuring it from
 // SCRU64_NODE_SPEC if that has not happened yet. The error matches
-// [ErrNoNodeSpec] and, for an invalid value, ErrInvalidNodeSpec too; its text
+// [ErrNoNodeSpec] and, for an invalid value, [ErrInvalidNodeSpec] too; its text
 // names the variable and shows an example.
 func (g *Global) Generator() (*Generator, error) {
 	if gen := g.gen.Load(); gen != nil {
@@ -55,7 +55,7 @@ func (g *Global) Generator() (*Generator, error) {
 	return g.configureFromEnv()
 }
 
-// configureFromEnv is Generator's slow path, kept out of line.
+// configureFromEnv is [Global.Generator]'s slow path, kept out of line.
 func (g *Global) configureFromEnv() (*Generator, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -78,7 +78,7 @@ func (g *Global) configureFromEnv() (*Generator, error) {
 }
 
 // Generate calls Generate on the global generator, or returns the error of
-// Generator if it is not configured.
+// [Global.Generator] if it is not configured.
 func (g *Global) Generate() (ID, error) {
 	gen, err := g.Generator()
 	if err != nil {
@@ -88,7 +88,7 @@ func (g *Global) Generate() (ID, error) {
 }
 
 // GenerateOrSleep calls GenerateOrSleep on the global generator, or returns
-// the error of Generator if it is not configured.
+// the error of [Global.Generator] if it is not configured.
 func (g *Global) GenerateOrSleep() (ID, error) {
 	gen, err := g.Generator()
 	if err != nil {
@@ -98,7 +98,8 @@ func (g *Global) GenerateOrSleep() (ID, error) {
 }
 
 // NodeSpec returns the global generator's NodeSpec (see
-// Generator.NodeSpec), or the error of Generator if it is not configured.
+// [Generator.NodeSpec]), or the error of [Global.Generator] if it is not
+// configured.
 func (g *Global) NodeSpec() (NodeSpec, error) {
 	gen, err := g.Generator()
 	if err != nil {
@@ -108,7 +109,7 @@ func (g *Global) NodeSpec() (NodeSpec, error) {
 }
 
 // New returns a new ID from the global generator, sleeping as
-// Generator.GenerateOrSleep does if the clock is far behind the last ID. It
+// [Generator.GenerateOrSleep] does if the clock is far behind the last ID. It
 // is safe for concurrent use and does not allocate.
 //
 // New panics if the global generator has no node spec: set the
@@ -125,6 +126,6 @@ func New() ID {
 	return id
 }
 
-// NewString returns the 12-digit text of a new ID from New, and panics as
+// NewString returns the 12-digit text of a new ID from [New], and panics as
 // New does. It makes one allocation, the string.
 func NewString() string { return New().String() }

@@ -23,7 +23,7 @@ import (
 // node_id_size from 1 to 23. Comparing IDs as integers, or their texts,
 // orders them by time. The zero ID is valid; IDs whose timestamp is 0 or
 // [MaxTimestamp] are reserved for special purposes (dummy, error, example
-// values), and no Generator returns them.
+// values), and no [Generator] returns them.
 type ID uint64
 
 const (
@@ -41,7 +41,7 @@ const (
 
 // FromParts builds an ID from its timestamp (in 256-ms ticks) and its 24-bit
 // node_ctr field (node_id and counter together). It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp] or nodeCtr above MaxNodeCtr.
+// timestamp is above [MaxTimestamp] or nodeCtr above [MaxNodeCtr].
 func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
 	if timestamp > MaxTimestamp || nodeCtr > MaxNodeCtr {
 		return 0, ErrOutOfRange
@@ -49,7 +49,7 @@ func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
 	return ID(timestamp<<nodeCtrSize | uint64(nodeCtr)), nil
 }
 
-// FromUint64 returns v as an ID, or [ErrOutOfRange] if v is above Max.
+// FromUint64 returns v as an ID, or [ErrOutOfRange] if v is above [Max].
 func FromUint64(v uint64) (ID, error) {
 	if v > uint64(Max) {
 		return 0, ErrOutOfRange
@@ -58,7 +58,7 @@ func FromUint64(v uint64) (ID, error) {
 }
 
 // FromInt64 returns v as an ID, or [ErrOutOfRange] if v is negative or above
-// Max. It is the inverse of Int64, for values read from a BIGINT column.
+// [Max]. It is the inverse of [ID.Int64], for values read from a BIGINT column.
 func FromInt64(v int64) (ID, error) {
 	if v < 0 || v > int64(Max) {
 		return 0, ErrOutOfRange

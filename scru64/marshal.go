@@ -18,28 +18,17 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 12-byte text
 // form, which some stores hand back for binary columns. It returns
-// [ErrOutOfRange] if the 8 bytes hold a value above Max, [ErrInvalidLength] for
-// any other length, and the errors of Parse for text. On error id is left
-// unchanged.
+// [ErrOutOfRange] if the 8 bytes hold a value above [Max], [ErrInvalidLength]
+// for any other length, and the errors of [Parse] for text. On error id is
+// left unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 8:
-		v, err := FromUint64(binary.BigEndian.Uint64(data))
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
-	case 12:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary64(id, data, uint64(Max), 12, Parse, &errs)
 }
 
 // MarshalJSON returns the 12-digit text in quotes. JSON carries SCRU64 IDs
 // as strings because JavaScript numbers lose precision above 2^53, which
 // every ID with a timestamp after May 1974 exceeds. It returns
-// [ErrOutOfRange] for an ID above Max.
+// [ErrOutOfRange] for an ID above [Max].
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,
 // as IsZero reports; so is it with omitempty, as ID is an integer.
@@ -56,7 +45,7 @@ func (id ID) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a JSON string holding the 12-digit text (its
 // escapes decoded as encoding/json decodes them), a JSON integer (what a
 // system that stores IDs as numbers may send), or null, which leaves id
-// unchanged as encoding/json does for other types. Integers above Max are
+// unchanged as encoding/json does for other types. Integers above [Max] are
 // [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
 // ([ErrInvalidLength]). On error id is left unchanged.
 func (id *ID) UnmarshalJSON(data []byte) error {

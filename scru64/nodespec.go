@@ -11,7 +11,7 @@ import "strconv"
 // bits of its node_ctr field.
 //
 // The zero NodeSpec is not a usable configuration: make one with
-// ParseNodeSpec, NewNodeSpecWithNodeID or NewNodeSpecWithNodePrev. A
+// [ParseNodeSpec], [NewNodeSpecWithNodeID] or [NewNodeSpecWithNodePrev]. A
 // NodeSpec is a small value, safe to copy and compare with ==.
 type NodeSpec struct {
 	// prev is node_prev, or for a fresh node an ID with timestamp 0 and
@@ -24,9 +24,9 @@ type NodeSpec struct {
 // one bit.
 const maxNodeIDSize = nodeCtrSize - 1
 
-// NewNodeSpecWithNodeID returns the NodeSpec of a fresh node with the given
-// node ID and node ID size. It returns a *NodeSpecError (matching
-// ErrInvalidNodeSpec) if nodeIDSize is not in 1..23 or nodeID does not fit
+// NewNodeSpecWithNodeID returns the [NodeSpec] of a fresh node with the given
+// node ID and node ID size. It returns a [*NodeSpecError] (matching
+// [ErrInvalidNodeSpec]) if nodeIDSize is not in 1..23 or nodeID does not fit
 // in nodeIDSize bits.
 func NewNodeSpecWithNodeID(nodeID uint32, nodeIDSize uint8) (NodeSpec, error) {
 	if reason := checkNodeID(uint64(nodeID), nodeIDSize); reason != "" {
@@ -35,13 +35,13 @@ func NewNodeSpecWithNodeID(nodeID uint32, nodeIDSize uint8) (NodeSpec, error) {
 	return NodeSpec{prev: ID(nodeID) << (nodeCtrSize - nodeIDSize), size: nodeIDSize}, nil
 }
 
-// NewNodeSpecWithNodePrev returns the NodeSpec of a node that continues
+// NewNodeSpecWithNodePrev returns the [NodeSpec] of a node that continues
 // after prev, an ID it (or a node with the same node ID) generated before;
 // the node ID is the leading nodeIDSize bits of prev's node_ctr field. A
 // generator made from it returns IDs greater than prev, provided the clock
 // is not behind prev's timestamp by more than the rollback allowance. It
-// returns a *NodeSpecError (matching ErrInvalidNodeSpec) if nodeIDSize is
-// not in 1..23 or prev is above Max.
+// returns a [*NodeSpecError] (matching [ErrInvalidNodeSpec]) if nodeIDSize is
+// not in 1..23 or prev is above [Max].
 func NewNodeSpecWithNodePrev(prev ID, nodeIDSize uint8) (NodeSpec, error) {
 	input := func() string {
 		b, _ := prev.AppendText(nil)
@@ -57,7 +57,7 @@ func NewNodeSpecWithNodePrev(prev ID, nodeIDSize uint8) (NodeSpec, error) {
 	return withPrev(prev, nodeIDSize), nil
 }
 
-// withPrev returns the NodeSpec for prev and size, both valid. A previous ID
+// withPrev returns the [NodeSpec] for prev and size, both valid. A previous ID
 // in the reserved tick 0 is no ID at all: only its node ID counts, and the
 // counter bits are dropped so that the spec equals its canonical form.
 func withPrev(prev ID, size uint8) NodeSpec {
@@ -96,7 +96,7 @@ func pairString(nodeID uint64, size uint8) string {
 // either case) or "0u2r85hm2pt3/16" (a 12-digit previous ID), where the
 // number after the slash is the node ID size, 1 to 3 decimal digits with a
 // value from 1 to 23. Nothing else is accepted: no spaces, signs or extra
-// slashes. It returns a *NodeSpecError (matching ErrInvalidNodeSpec) that
+// slashes. It returns a [*NodeSpecError] (matching [ErrInvalidNodeSpec]) that
 // says what is wrong.
 func ParseNodeSpec(s string) (NodeSpec, error) {
 	fail := func(reason string) (NodeSpec, error) {
@@ -194,10 +194,10 @@ func (n NodeSpec) NodeID() uint32 {
 }
 
 // NodeIDSize returns the node ID size in bits, 1 to 23, or 0 for the zero
-// NodeSpec.
+// [NodeSpec].
 func (n NodeSpec) NodeIDSize() uint8 { return n.size }
 
-// NodePrev returns the previous ID the NodeSpec continues after, or 0 if it
+// NodePrev returns the previous ID the [NodeSpec] continues after, or 0 if it
 // describes a fresh node.
 func (n NodeSpec) NodePrev() ID {
 	if n.prev.Timestamp() == 0 {
@@ -206,13 +206,13 @@ func (n NodeSpec) NodePrev() ID {
 	return n.prev
 }
 
-// IsZero reports whether n is the zero NodeSpec, which is not a usable
+// IsZero reports whether n is the zero [NodeSpec], which is not a usable
 // configuration.
 func (n NodeSpec) IsZero() bool { return n.size == 0 }
 
 // String returns the canonical node spec string: "<previous ID>/<size>" if
 // there is a previous ID, else "<decimal node ID>/<size>", so "0xb/8"
-// becomes "11/8". It returns "" for the zero NodeSpec.
+// becomes "11/8". It returns "" for the zero [NodeSpec].
 func (n NodeSpec) String() string {
 	b, _ := n.AppendText(nil)
 	return string(b)
@@ -237,7 +237,7 @@ func (n NodeSpec) AppendText(b []byte) ([]byte, error) {
 // error is always nil.
 func (n NodeSpec) MarshalText() ([]byte, error) { return n.AppendText(nil) }
 
-// UnmarshalText parses a node spec string into n, as ParseNodeSpec does. On
+// UnmarshalText parses a node spec string into n, as [ParseNodeSpec] does. On
 // error n is left unchanged.
 func (n *NodeSpec) UnmarshalText(b []byte) error {
 	v, err := ParseNodeSpec(string(b))

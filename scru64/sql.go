@@ -18,51 +18,18 @@ import (
 // The forms are told apart by length: 12 bytes are the text form (so a
 // decimal number of exactly 12 digits, below 10^12, cannot be read as
 // text; no real ID is that small), 8 bytes given as a []byte are the binary
-// form, and anything else is decimal. Integers above Max, negative ones,
+// form, and anything else is decimal. Integers above [Max], negative ones,
 // and decimal text above Max are [ErrOutOfRange]; a bad byte is an
-// *InvalidCharacterError with its offset. SQL NULL is [ErrScanNull]: scan
+// [*InvalidCharacterError] with its offset. SQL NULL is [ErrScanNull]: scan
 // nullable columns into a [NullID]. Other source types are an error wrapping
 // [ErrScanType]. Scan does not retain src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case int64:
-		v, err = FromInt64(src)
-	case uint64:
-		v, err = FromUint64(src)
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 8 {
-			return id.UnmarshalBinary(src)
-		}
-		v, err = scanText(src)
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: 12 bytes are the text form,
-// anything else decimal.
-func scanText[T text](s T) (ID, error) {
-	if len(s) == 12 {
-		return decode(s)
-	}
-	v, err := interop.ParseDecimal(s, uint64(Max), &errs)
-	return ID(v), err
+	return interop.Scan64(id, src, uint64(Max), 12, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer. It returns the ID as an
 // int64, for a BIGINT column, where IDs sort as they do everywhere else. It
-// returns [ErrOutOfRange] for a value above Max (made by converting a larger
+// returns [ErrOutOfRange] for a value above [Max] (made by converting a larger
 // integer to ID).
 //
 // A TEXT column given the int64 stores decimal text, which Scan reads
@@ -98,7 +65,7 @@ func (n *NullID) Scan(src any) error { return interop.ScanNull(&n.ID, &n.Valid, 
 func (n NullID) Value() (driver.Value, error) { return interop.NullValue(n.ID, n.Valid) }
 
 // MarshalJSON returns null when not Valid and the quoted 12-digit text
-// otherwise ([ErrOutOfRange] for an ID above Max).
+// otherwise ([ErrOutOfRange] for an ID above [Max]).
 func (n NullID) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ID, n.Valid) }
 
 // UnmarshalJSON sets Valid false for null or "", and otherwise decodes

@@ -4,14 +4,14 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // TestHotPathsDoNotAllocate pins the zero-allocation promise of every hot
 // path.
 func TestHotPathsDoNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	id := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
 	text := id.String()
 	textBytes := []byte(text)
@@ -24,7 +24,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	jsonText := []byte(`"` + text + `"`)
 	at := time.UnixMilli(1469922850259)
 	runtime.GC()
-	for name, fn := range map[string]func(){
+	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
 		"AppendBinary":  func() { buf, _ = id.AppendBinary(buf[:0]) },
 		"Parse":         func() { sinkID, _ = Parse(text) },
@@ -41,12 +41,6 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"Generate":      func() { sinkID, _ = g.Generate() },
 		"Make":          func() { sinkID = Make() },
 		"New":           func() { sinkID = New() },
-	} {
-		if n := testing.AllocsPerRun(10_000, fn); n != 0 {
-			t.Errorf("%s: %v allocations per call", name, n)
-		}
-	}
-	if n := testing.AllocsPerRun(1000, func() { sinkStr = id.String() }); n != 1 {
-		t.Errorf("String: %v allocations per call, want 1", n)
-	}
+	})
+	idtest.CheckAllocs(t, 1, 1000, map[string]func(){"String": func() { sinkStr = id.String() }})
 }

@@ -97,3 +97,19 @@ func BenchmarkNewUnorderedParallel(b *testing.B) {
 		_ = id
 	})
 }
+
+// BenchmarkCompare compares, in turn, IDs that differ in the low half, in
+// the high half and not at all.
+func BenchmarkCompare(b *testing.B) {
+	b.ReportAllocs()
+	a := MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+	low, high := a, a
+	low[15]++
+	high[0]++
+	ids := [4]ULID{a, low, high, a}
+	var sum int
+	for i := 0; b.Loop(); i++ {
+		sum += ids[i&3].Compare(ids[(i+1)&3])
+	}
+	sinkInt = sum
+}

@@ -9,16 +9,16 @@ import (
 )
 
 // Parse parses the 26-digit text of a ULID, ignoring case. It returns
-// ErrInvalidLength if s is not 26 bytes long, an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or ErrOutOfRange if
+// [ErrInvalidLength] if s is not 26 bytes long, an [*InvalidCharacterError]
+// (matching [ErrInvalidCharacter]) naming the first byte outside the
+// Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
 // the first digit is above 7. It does not allocate.
 func Parse(s string) (ULID, error) { return decode(s) }
 
-// ParseBytes is Parse for a byte slice. It does not retain b.
+// ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ULID, error) { return decode(bytesView(b)) }
 
-// MustParse is Parse that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and tests.
 func MustParse(s string) ULID {
 	id, err := Parse(s)
 	if err != nil {
@@ -27,7 +27,7 @@ func MustParse(s string) ULID {
 	return id
 }
 
-// UnmarshalText parses the 26-digit text form into id, as Parse does. On
+// UnmarshalText parses the 26-digit text form into id, as [Parse] does. On
 // error id is left unchanged.
 func (id *ULID) UnmarshalText(b []byte) error {
 	v, err := decode(bytesView(b))
@@ -40,7 +40,7 @@ func (id *ULID) UnmarshalText(b []byte) error {
 
 // bytesView returns the bytes of b as a string without copying them. The
 // decoders only read their input and keep nothing of it (an
-// InvalidCharacterError copies the byte), so b may change afterwards.
+// [InvalidCharacterError] copies the byte), so b may change afterwards.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func decode(s string) (id ULID, err error) {

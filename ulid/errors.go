@@ -2,13 +2,12 @@ package ulid
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
@@ -23,7 +22,7 @@ var (
 	// ErrOutOfRange means a value does not fit the format: a text form
 	// above 2^128-1 (a first digit above 7; 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is
 	// the largest ULID), a timestamp above [MaxTimestamp] given to
-	// FromFields, [MinAt] or [MaxAt], or a time before 1970 or after
+	// [FromFields], [MinAt] or [MaxAt], or a time before 1970 or after
 	// MaxTimestamp (in the year 10889) given to [MinAtTime], [MaxAtTime] or
 	// [NewAt].
 	ErrOutOfRange = errors.New("ulid: value out of range")
@@ -35,7 +34,7 @@ var (
 	// or after [MaxTimestamp], or a Core method was given a timestamp or an
 	// allowance of 0 or above MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("ulid: invalid timestamp")
-	// ErrMonotonicOverflow means a Generator could not add one to the
+	// ErrMonotonicOverflow means a [Generator] could not add one to the
 	// 80-bit random part within the current millisecond; an ID can be
 	// minted again once the clock moves to the next millisecond.
 	ErrMonotonicOverflow = errors.New("ulid: monotonic random part overflow")
@@ -61,6 +60,7 @@ var errs = interop.Errors{
 	Length:   ErrInvalidLength,
 	Range:    ErrOutOfRange,
 	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
@@ -76,8 +76,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `ulid: invalid character 'U' (0x55) at offset 25`.
 func (e *InvalidCharacterError) Error() string {
-	return "ulid: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("ulid", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

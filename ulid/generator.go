@@ -12,8 +12,9 @@ import (
 )
 
 // DefaultRollbackAllowance is how far, in milliseconds, the clock may move
-// back before Generate starts again from the clock (and GenerateOrAbort
-// returns ErrClockRollback) instead of going on from the last timestamp.
+// back before [Generator.Generate] starts again from the clock (and
+// [Generator.GenerateOrAbort] returns [ErrClockRollback]) instead of going on
+// from the last timestamp.
 const DefaultRollbackAllowance = 10_000
 
 // Generator mints ULIDs as one monotonic stream, as the specification's
@@ -84,7 +85,7 @@ const (
 	_ = uint(epoch.TagShift - 42)    // hot holds a count of 2^41 and more
 )
 
-// NewGenerator returns a Generator that takes its random numbers from
+// NewGenerator returns a [Generator] that takes its random numbers from
 // ChaCha8 keyed from crypto/rand (see package internal/entropy for the
 // scheme) and its time from the system clock.
 func NewGenerator() *Generator {
@@ -93,7 +94,7 @@ func NewGenerator() *Generator {
 	return g
 }
 
-// NewGeneratorWithRng returns a Generator that reads the random part of
+// NewGeneratorWithRng returns a [Generator] that reads the random part of
 // each new millisecond from rng, 10 bytes at a time, used as they are.
 // Reads are serialized, so the Generator stays safe for concurrent use even
 // if rng is not. An error from rng is returned, wrapped, by the call that

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -216,25 +215,10 @@ func TestConcurrentEpochChanges(t *testing.T) {
 	}
 }
 
-func sortedUnique(t *testing.T, perGoroutine [][]ULID, want int) []ULID {
-	t.Helper()
-	all := slices.Concat(perGoroutine...)
-	if len(all) != want {
-		t.Fatalf("collected %d IDs, want %d", len(all), want)
-	}
-	slices.SortFunc(all, ULID.Compare)
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("duplicate ID %s", all[i])
-		}
-	}
-	return all
-}
-
 func TestNewUnorderedUniqueAcrossGoroutines(t *testing.T) {
 	const goroutines = 8
 	n := 200_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		n = 20_000
 	}
 	results := make([][]ULID, goroutines)
@@ -256,7 +240,7 @@ func TestNewUnorderedUniqueAcrossGoroutines(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	sortedUnique(t, results, goroutines*n)
+	idtest.SortedUnique(t, results, goroutines*n, ULID.Compare)
 }
 
 // TestPackageLevel checks the naming ladder: New, Make and their string
@@ -295,7 +279,7 @@ func TestPackageLevel(t *testing.T) {
 // goroutines, as the ladder promises.
 func TestNewIsOrdered(t *testing.T) {
 	n := 50_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || idtest.RaceEnabled {
 		n = 5_000
 	}
 	idtest.Stress(t, 4, n, func() (ULID, error) { return New(), nil }, ULID.Compare)
@@ -311,12 +295,5 @@ func TestStressWithChurn(t *testing.T) {
 		n = 5_000
 	}
 	g := NewGenerator()
-	stop := make(chan struct{})
-	switches := make(chan int)
-	go func() { switches <- idtest.Churn(stop) }()
-	idtest.Stress(t, 64, n, g.Generate, ULID.Compare)
-	close(stop)
-	if s := <-switches; s < 3 {
-		t.Logf("only %d changes of GOMAXPROCS while the test ran", s)
-	}
+	idtest.StressWithChurn(t, 64, n, g.Generate, ULID.Compare)
 }

@@ -12,28 +12,22 @@ func (id ULID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]b
 
 // UnmarshalBinary sets id from its 16 big-endian bytes, or from the
 // 26-byte text form, which some stores hand back for binary columns. Any
-// other length is [ErrInvalidLength]; text errors are those of Parse. On
+// other length is [ErrInvalidLength]; text errors are those of [Parse]. On
 // error id is left unchanged.
 func (id *ULID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 16:
-		*id = ULID(data)
-		return nil
-	case EncodedSize:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary128(id, data, EncodedSize, Parse, &errs)
 }
 
-// UnmarshalJSON accepts a JSON string holding the 26-digit text, its
-// escapes decoded as encoding/json decodes them, or null, which leaves id
-// unchanged as encoding/json does for other types. Anything else is an
-// error; text errors are those of Parse (so "" is [ErrInvalidLength]). On
-// error id is left unchanged. A ULID marshals to JSON through MarshalText,
-// as the quoted text.
+// UnmarshalJSON accepts a JSON string holding the 26-digit text, its escapes
+// decoded as encoding/json decodes them, or null, which leaves id unchanged
+// as encoding/json does for other types. Anything else is an error; text
+// errors are those of [Parse] (so "" is [ErrInvalidLength]). On error id is
+// left unchanged. A ULID marshals to JSON through [ULID.MarshalText], as the
+// quoted text.
 //
-// With the omitzero struct tag option (Go 1.24) the zero ULID is left out,
-// as IsZero reports; omitempty never leaves out a ULID, which is an array.
+// With the omitzero struct tag option (Go 1.24) the zero ULID is left out, as
+// [ULID.IsZero] reports; omitempty never leaves out a ULID, which is an
+// array.
 func (id *ULID) UnmarshalJSON(data []byte) error {
 	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
 	if kind == interop.JSONText {

@@ -8,10 +8,11 @@ import (
 	"github.com/fastid/scru128/internal/entropy"
 )
 
-// defaultGenerator backs New, NewString, AppendNew, Make and MakeString.
+// defaultGenerator backs [New], [NewString], [AppendNew], [Make] and
+// [MakeString].
 var defaultGenerator = NewGenerator()
 
-// New returns a new ULID from a package-level Generator: monotonic across
+// New returns a new ULID from a package-level [Generator]: monotonic across
 // the whole process (strictly increasing in call order across all
 // goroutines), safe for concurrent use, without allocation. It never
 // returns an error: if the random part cannot grow within the current
@@ -19,7 +20,7 @@ var defaultGenerator = NewGenerator()
 // it waits for the next one. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ULID can represent.
 //
-// Until this version New was what [NewUnordered] is now; Make is the same as
+// Until this version New was what [NewUnordered] is now; [Make] is the same as
 // New, under the name github.com/oklog/ulid/v2 gives it.
 func New() ULID {
 	for {
@@ -37,18 +38,18 @@ func New() ULID {
 // NewString returns the text of New(). It makes one allocation, the string.
 func NewString() string { return New().String() }
 
-// AppendNew mints a new ULID as New does and appends its 26-digit text to
+// AppendNew mints a new ULID as [New] does and appends its 26-digit text to
 // b. It does not allocate when b has room for 26 more bytes.
 func AppendNew(b []byte) []byte {
 	b, _ = New().AppendText(b)
 	return b
 }
 
-// Make is New, under the name github.com/oklog/ulid/v2 uses for its
+// Make is [New], under the name github.com/oklog/ulid/v2 uses for its
 // monotonic default.
 func Make() ULID { return New() }
 
-// MakeString is NewString, under the name that goes with Make.
+// MakeString is [NewString], under the name that goes with [Make].
 func MakeString() string { return New().String() }
 
 // unorderedClock is the clock of [NewUnordered].
@@ -58,7 +59,7 @@ var unorderedClock clock.Clock
 // random part, without the monotonic step: ULIDs are time-ordered to the
 // millisecond but not within it, even from one goroutine. It is safe for
 // concurrent use, scales with cores (each P draws from its own ChaCha8
-// buffer) and does not allocate. Use New or a Generator when order
+// buffer) and does not allocate. Use [New] or a [Generator] when order
 // matters. It panics only if the system clock reads before 1970 or after
 // the year 10889.
 func NewUnordered() ULID {

@@ -15,42 +15,12 @@ import (
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
 // Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an *InvalidCharacterError with its offset. SQL NULL is
+// length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullULID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
 func (id *ULID) Scan(src any) error {
-	var v ULID
-	var err error
-	switch src := src.(type) {
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 16 {
-			*id = ULID(src)
-			return nil
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: the 26 digits or a UUID
-// form, which ParseUUID tells apart by length (and rejects any other).
-func scanText(s string) (ULID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	u, err := interop.ParseUUID(s, &errs)
-	return ULID(u), err
+	return interop.Scan128(id, src, EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer. It returns the 26-digit
@@ -115,7 +85,7 @@ func (n *NullULID) UnmarshalJSON(data []byte) error {
 }
 
 // NullBinary is a [NullULID] that database/sql stores as 16 raw bytes, as
-// Binary does: pass ulid.NullBinary(n), or scan into
+// [Binary] does: pass ulid.NullBinary(n), or scan into
 // (*ulid.NullBinary)(&n). It has no JSON methods of its own: use NullULID
 // for JSON.
 type NullBinary NullULID

@@ -26,7 +26,7 @@
 // including the hyphenated and plain hexadecimal UUID forms that uuid
 // columns return. Both storages sort as ULIDs do, so [MinAt], [MaxAt],
 // [MinAtTime] and [MaxAtTime] bound range queries by time (bind the bounds as
-// Binary for a binary column).
+// [Binary] for a binary column).
 package ulid
 
 import (
@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/uint128"
 )
 
 // ULID is a 128-bit identifier stored big-endian, so comparing ULIDs byte by
@@ -52,9 +53,9 @@ import (
 //	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 //
 // Bytes 0-5 hold the Unix time in milliseconds, bytes 6-15 the random part
-// (the spec's randomness, returned by Entropy). The text form is 26
+// (the spec's randomness, returned by [ULID.Entropy]). The text form is 26
 // Crockford Base32 digits, 10 for the time and 16 for the random part,
-// written in upper case. The zero ULID is valid and reported by IsZero.
+// written in upper case. The zero ULID is valid and reported by [ULID.IsZero].
 type ULID [16]byte
 
 const (
@@ -112,21 +113,7 @@ func (id ULID) Entropy() (e [10]byte) {
 
 // Compare returns -1, 0 or +1 as id is less than, equal to or greater than
 // other, comparing them as 128-bit unsigned integers (and so as text).
-func (id ULID) Compare(other ULID) int {
-	ah, al := id.Uint64s()
-	bh, bl := other.Uint64s()
-	switch {
-	case ah < bh:
-		return -1
-	case ah > bh:
-		return 1
-	case al < bl:
-		return -1
-	case al > bl:
-		return 1
-	}
-	return 0
-}
+func (id ULID) Compare(other ULID) int { return uint128.Compare(id, other) }
 
 // IsZero reports whether id is the zero ULID.
 func (id ULID) IsZero() bool { return id == ULID{} }
@@ -181,12 +168,12 @@ func timestampOf(t time.Time) (uint64, error) {
 // UUID returns the 16 bytes of id unchanged, as a value that converts to
 // any UUID type: uuid.UUID(id.UUID()) with github.com/google/uuid or
 // github.com/gofrs/uuid, pgtype.UUID{Bytes: id.UUID(), Valid: true} with
-// pgx. The conversion is lossless both ways (see FromUUID), and a
+// pgx. The conversion is lossless both ways (see [FromUUID]), and a
 // PostgreSQL uuid column compares the bytes as ULIDs compare, though the
 // result is not an RFC 9562 UUID: a ULID has no version or variant bits.
 // uuid.UUID(id) converts directly as well.
 func (id ULID) UUID() [16]byte { return id }
 
-// FromUUID returns the ULID with the 16 bytes of u, the inverse of UUID. It
-// accepts any [16]byte, such as a uuid.UUID, and never fails.
+// FromUUID returns the ULID with the 16 bytes of u, the inverse of
+// [ULID.UUID]. It accepts any [16]byte, such as a uuid.UUID, and never fails.
 func FromUUID(u [16]byte) ULID { return u }

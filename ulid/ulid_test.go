@@ -16,6 +16,7 @@ import (
 var (
 	sinkID  ULID
 	sinkStr string
+	sinkInt int
 )
 
 func TestSpecExample(t *testing.T) {

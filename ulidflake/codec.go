@@ -9,17 +9,17 @@ import (
 )
 
 // Parse parses the 13-digit text of an ID, ignoring case. It returns
-// [ErrInvalidLength] if s is not 13 bytes long, an *InvalidCharacterError
+// [ErrInvalidLength] if s is not 13 bytes long, an [*InvalidCharacterError]
 // (matching [ErrInvalidCharacter]) naming the first byte outside the
 // Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
 // the value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not
 // allocate.
 func Parse(s string) (ID, error) { return decode(s) }
 
-// ParseBytes is Parse for a byte slice. It does not retain b.
+// ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(bytesView(b)) }
 
-// MustParse is Parse that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and tests.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
@@ -49,7 +49,7 @@ func decode(s string) (ID, error) {
 	return ID(v), nil
 }
 
-// UnmarshalText parses the 13-digit text form into id, as Parse does, so
+// UnmarshalText parses the 13-digit text form into id, as [Parse] does, so
 // an ID reads from a JSON string. On error id is left unchanged.
 func (id *ID) UnmarshalText(b []byte) error {
 	v, err := decode(bytesView(b))
@@ -86,7 +86,7 @@ func (id ID) MarshalText() ([]byte, error) {
 // String returns the 13-digit upper-case text of id, such as
 // 00CMXB6TAK4SA. For a negative id, which no function of this package
 // returns, it returns "!OUTOFRANGE(" followed by the decimal value and ")",
-// which shows the number and which Parse rejects. It makes exactly one
+// which shows the number and which [Parse] rejects. It makes exactly one
 // allocation for a valid id.
 func (id ID) String() string {
 	if id < 0 {

@@ -2,13 +2,12 @@ package ulidflake
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
 
 // Errors returned by this package. Parsing errors that concern one byte are
-// *InvalidCharacterError values, which match [ErrInvalidCharacter] under
+// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
 // errors.Is.
 var (
 	// ErrInvalidLength means a text form was not 13 bytes long, a binary
@@ -20,29 +19,29 @@ var (
 	ErrInvalidCharacter = errors.New("ulidflake: invalid character")
 	// ErrOutOfRange means a value does not fit the format: text above
 	// 7ZZZZZZZZZZZZ (2^63-1), a negative integer (or 8 bytes with the sign
-	// bit set, or decimal text above 2^63-1), a field passed to FromFields,
-	// FromScalableFields, [MinAt] or [MaxAt] that does not fit its width, a time
+	// bit set, or decimal text above 2^63-1), a field passed to [FromFields],
+	// [FromScalableFields], [MinAt] or [MaxAt] that does not fit its width, a time
 	// before the default epoch or more than [MaxTimestamp] ms after it passed
 	// to [MinAtTime], [MaxAtTime] or [NewAt], or a negative ID given to
-	// AppendText, MarshalText or Value.
+	// [ID.AppendText], [ID.MarshalText] or Value.
 	ErrOutOfRange = errors.New("ulidflake: value out of range")
-	// ErrOverflow is the old name of [ErrOutOfRange]. A Generator's overflow
+	// ErrOverflow is the old name of [ErrOutOfRange]. A [Generator]'s overflow
 	// within a millisecond, which it also named, is [ErrMonotonicOverflow].
 	//
 	// Deprecated: use ErrOutOfRange.
 	ErrOverflow = ErrOutOfRange
-	// ErrInvalidTimestamp means a Generator's clock read before its epoch or
-	// more than [MaxTimestamp] ms after it, or GenerateCore was given a
-	// timestamp above MaxTimestamp.
+	// ErrInvalidTimestamp means a [Generator]'s clock read before its epoch or
+	// more than [MaxTimestamp] ms after it, or [Generator.GenerateCore] was
+	// given a timestamp above MaxTimestamp.
 	ErrInvalidTimestamp = errors.New("ulidflake: invalid timestamp")
 	// ErrClockRollback means the clock read an earlier millisecond than the
 	// last ID's.
 	ErrClockRollback = errors.New("ulidflake: clock moved backwards")
-	// ErrMonotonicOverflow means a Generator's random part would pass its
+	// ErrMonotonicOverflow means a [Generator]'s random part would pass its
 	// width within the current millisecond; an ID can be minted again at
-	// the next millisecond (GenerateOrWait waits for it).
+	// the next millisecond ([Generator.GenerateOrWait] waits for it).
 	ErrMonotonicOverflow = errors.New("ulidflake: random part overflow within the millisecond")
-	// ErrInvalidOption means an option given to NewGenerator was out of
+	// ErrInvalidOption means an option given to [NewGenerator] was out of
 	// range.
 	ErrInvalidOption = errors.New("ulidflake: invalid option")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
@@ -63,6 +62,7 @@ var errs = interop.Errors{
 	Length:   ErrInvalidLength,
 	Range:    ErrOutOfRange,
 	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
@@ -78,8 +78,7 @@ type InvalidCharacterError struct {
 // Error describes the byte and its offset, for example
 // `ulidflake: invalid character 'U' (0x55) at offset 0`.
 func (e *InvalidCharacterError) Error() string {
-	return "ulidflake: invalid character " + strconv.QuoteRune(rune(e.Char)) +
-		" (0x" + strconv.FormatUint(uint64(e.Char), 16) + ") at offset " + strconv.Itoa(e.Offset)
+	return interop.CharErrorText("ulidflake", e.Offset, e.Char)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].

@@ -20,7 +20,7 @@ import (
 // implementation's one byte of entropy gives.
 const DefaultMaxStep = 255
 
-// maxEpochMillis bounds the epoch WithEpoch accepts, 2^48-1 ms after 1970
+// maxEpochMillis bounds the epoch [WithEpoch] accepts, 2^48-1 ms after 1970
 // (in the year 10889), so that clock readings minus the epoch never
 // overflow.
 const maxEpochMillis = 1<<48 - 1
@@ -32,15 +32,15 @@ const maxEpochMillis = 1<<48 - 1
 // grows, a stale compare-and-swap cannot succeed (no ABA), and IDs are
 // strictly increasing in real-time order across all goroutines.
 //
-// At a new millisecond the random part starts at a random value; within
-// the same millisecond it grows by a random step in [1, max step]. When it
-// would pass its width (20 bits, or 15 in the scalable version), Generate
-// returns [ErrMonotonicOverflow] and GenerateOrWait waits for the next
-// millisecond. A clock that reads an earlier millisecond than the last
-// ID's yields [ErrClockRollback] from Generate; GenerateOrWait waits for it
-// to catch up.
+// At a new millisecond the random part starts at a random value; within the
+// same millisecond it grows by a random step in [1, max step]. When it would
+// pass its width (20 bits, or 15 in the scalable version),
+// [Generator.Generate] returns [ErrMonotonicOverflow] and
+// [Generator.GenerateOrWait] waits for the next millisecond. A clock that
+// reads an earlier millisecond than the last ID's yields [ErrClockRollback]
+// from Generate; GenerateOrWait waits for it to catch up.
 //
-// The zero Generator is usable, and the same as one from NewGenerator with
+// The zero Generator is usable, and the same as one from [NewGenerator] with
 // no options: stand-alone, the default epoch and step, random numbers from
 // ChaCha8 keyed from crypto/rand. A Generator must not be copied after
 // first use.
@@ -51,7 +51,7 @@ type Generator struct {
 	state atomic.Uint64
 	_     cpu.CacheLinePad
 	// epochOffset is the epoch less the default epoch, in ms: 0 for the
-	// default, so the zero Generator has it.
+	// default, so the zero [Generator] has it.
 	epochOffset   int64
 	shift         uint   // 0 stand-alone, 5 scalable: where the random part starts
 	scalabilityID uint64 // in the low 5 bits when scalable
@@ -62,13 +62,13 @@ type Generator struct {
 	rng           io.Reader
 }
 
-// Option configures a Generator; see NewGenerator.
+// Option configures a [Generator]; see [NewGenerator].
 type Option func(*Generator) error
 
 // WithEpoch sets the epoch, the time of timestamp 0 (truncated to the
 // millisecond). The default is 2024-01-01T00:00:00Z. An epoch before 1970
-// or after the year 10889 is ErrInvalidOption. IDs keep no record of their
-// epoch: read them with the same one (Generator.Time).
+// or after the year 10889 is [ErrInvalidOption]. IDs keep no record of their
+// epoch: read them with the same one ([Generator.Time]).
 func WithEpoch(epoch time.Time) Option {
 	return func(g *Generator) error {
 		ms, ok := interop.UnixMillis(epoch, 0, maxEpochMillis)
@@ -81,7 +81,7 @@ func WithEpoch(epoch time.Time) Option {
 }
 
 // WithScalabilityID makes the generator mint scalable IDs: 15 random bits
-// followed by id, which must be at most MaxScalabilityID (ErrInvalidOption
+// followed by id, which must be at most [MaxScalabilityID] ([ErrInvalidOption]
 // otherwise). Give each generating node its own id.
 func WithScalabilityID(id uint8) Option {
 	return func(g *Generator) error {
@@ -95,8 +95,8 @@ func WithScalabilityID(id uint8) Option {
 
 // WithMaxStep sets the largest step of the random part within a
 // millisecond, from 1 (a plain counter, the most IDs per millisecond) to
-// 65535 (the hardest to guess); ErrInvalidOption otherwise. The default is
-// DefaultMaxStep.
+// 65535 (the hardest to guess); [ErrInvalidOption] otherwise. The default is
+// [DefaultMaxStep].
 func WithMaxStep(n uint32) Option {
 	return func(g *Generator) error {
 		if n == 0 || n > 1<<16-1 {
@@ -110,7 +110,7 @@ func WithMaxStep(n uint32) Option {
 // WithRng makes the generator read its random numbers from rng, 4 bytes
 // per number, taken as a big-endian uint32: the random part of a new
 // millisecond is its low bits, and a step is 1 + floor(n*maxStep/2^32).
-// Reads are serialized, so the Generator stays safe for concurrent use
+// Reads are serialized, so the [Generator] stays safe for concurrent use
 // even if rng is not. An error from rng is returned, wrapped, by the call
 // that met it; a reader that keeps returning no bytes is such an error
 // after a hundred tries in a row, so no call waits forever holding the
@@ -122,8 +122,8 @@ func WithRng(rng io.Reader) Option {
 	}
 }
 
-// NewGenerator returns a stand-alone Generator with the default epoch and
-// step, changed by opts. It returns an error wrapping ErrInvalidOption for
+// NewGenerator returns a stand-alone [Generator] with the default epoch and
+// step, changed by opts. It returns an error wrapping [ErrInvalidOption] for
 // an option out of range.
 func NewGenerator(opts ...Option) (*Generator, error) {
 	g := new(Generator)
@@ -157,7 +157,7 @@ func (g *Generator) Time(id ID) time.Time { return id.TimeWithEpoch(g.Epoch()) }
 // millisecond, [ErrClockRollback] if the clock reads earlier than the last
 // ID, [ErrInvalidTimestamp] if it reads before the epoch or more than
 // [MaxTimestamp] ms after it, and the rng's error for a generator given
-// WithRng. It does not allocate.
+// [WithRng]. It does not allocate.
 func (g *Generator) Generate() (ID, error) {
 	timestamp, err := g.now()
 	if err != nil {
@@ -166,10 +166,10 @@ func (g *Generator) Generate() (ID, error) {
 	return g.next(timestamp, true)
 }
 
-// GenerateOrWait is Generate that waits instead of failing where waiting
-// helps: when the random part overflows it waits for the clock to reach
-// the next millisecond, and when the clock reads earlier than the last ID
-// (a rollback) it waits for the clock to catch up, for as long as the
+// GenerateOrWait is [Generator.Generate] that waits instead of failing where
+// waiting helps: when the random part overflows it waits for the clock to
+// reach the next millisecond, and when the clock reads earlier than the last
+// ID (a rollback) it waits for the clock to catch up, for as long as the
 // rollback, checking at least every 64 ms. It never returns
 // [ErrMonotonicOverflow] or [ErrClockRollback]; its other errors are
 // Generate's.
@@ -203,9 +203,9 @@ func (g *Generator) GenerateOrWait() (ID, error) {
 
 // GenerateCore returns the next ID for a caller-supplied timestamp in
 // milliseconds since the generator's epoch. It returns [ErrInvalidTimestamp]
-// above [MaxTimestamp] and otherwise fails as Generate does. Given the same
-// timestamps and random bytes it returns exactly the IDs of the
-// specification's algorithm.
+// above [MaxTimestamp] and otherwise fails as [Generator.Generate] does.
+// Given the same timestamps and random bytes it returns exactly the IDs of
+// the specification's algorithm.
 func (g *Generator) GenerateCore(timestamp uint64) (ID, error) {
 	if timestamp > MaxTimestamp {
 		return 0, ErrInvalidTimestamp
@@ -299,17 +299,17 @@ func (g *Generator) next(timestamp uint64, fromClock bool) (ID, error) {
 	}
 }
 
-// defaultGenerator backs New and NewString: stand-alone, default epoch and
+// defaultGenerator backs [New] and [NewString]: stand-alone, default epoch and
 // step.
 var defaultGenerator Generator
 
 // New returns a new stand-alone ID with the default epoch from a
-// package-level Generator, strictly increasing in call order across all
-// goroutines. It never returns an error: it waits for the next millisecond
-// if the random part overflows, and for the clock to catch up if it moved
-// back (GenerateOrWait). It panics only if the system clock reads before
-// the default epoch (2024) or more than [MaxTimestamp] ms after it (about
-// the year 2302), which no ID of this epoch can represent. For another
+// package-level [Generator], strictly increasing in call order across all
+// goroutines. It never returns an error: it waits for the next millisecond if
+// the random part overflows, and for the clock to catch up if it moved back
+// ([Generator.GenerateOrWait]). It panics only if the system clock reads
+// before the default epoch (2024) or more than [MaxTimestamp] ms after it
+// (about the year 2302), which no ID of this epoch can represent. For another
 // epoch or a scalability ID, use a Generator.
 //
 // Until this version New returned (ID, error); the error is gone because

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -185,11 +184,7 @@ func TestConcurrentWithClock(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	all := slices.Concat(results...)
-	slices.Sort(all)
-	if len(slices.Compact(all)) != goroutines*n {
-		t.Fatal("duplicates or missing IDs")
-	}
+	idtest.SortedUnique(t, results, goroutines*n, ID.Compare)
 }
 
 func TestPackageLevelNew(t *testing.T) {

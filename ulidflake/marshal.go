@@ -27,21 +27,10 @@ func (id ID) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 13-byte
 // text form, which some stores hand back for binary columns. It returns
 // [ErrOutOfRange] if the 8 bytes have the sign bit set, [ErrInvalidLength] for
-// any other length, and the errors of Parse for text. On error id is left
+// any other length, and the errors of [Parse] for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
-	switch len(data) {
-	case 8:
-		v, err := FromUint64(binary.BigEndian.Uint64(data))
-		if err != nil {
-			return err
-		}
-		*id = v
-		return nil
-	case EncodedSize:
-		return id.UnmarshalText(data)
-	}
-	return ErrInvalidLength
+	return interop.UnmarshalBinary64(id, data, uint64(Max), EncodedSize, Parse, &errs)
 }
 
 // UnmarshalJSON accepts a JSON string holding the 13-digit text (its
@@ -50,10 +39,10 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // unchanged as encoding/json does for other types. Integers above 2^63-1
 // are [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
 // ([ErrInvalidLength]). On error id is left unchanged. An ID marshals to
-// JSON through MarshalText, as the quoted text.
+// JSON through [ID.MarshalText], as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,
-// as IsZero reports; so is it with omitempty, as ID is an integer.
+// as [ID.IsZero] reports; so is it with omitempty, as ID is an integer.
 func (id *ID) UnmarshalJSON(data []byte) error {
 	text, n, kind, err := interop.DecodeJSON(data, true, uint64(Max), &errs)
 	switch kind {

@@ -20,45 +20,12 @@ import (
 // text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
 // that small), 8 bytes given as a []byte are the binary form, and anything
 // else is decimal. A negative integer, or a value above 2^63-1, is
-// [ErrOutOfRange]; a bad byte is an *InvalidCharacterError with its offset.
+// [ErrOutOfRange]; a bad byte is an [*InvalidCharacterError] with its offset.
 // SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
 // source types are an error wrapping [ErrScanType]. Scan does not retain
 // src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
-	var v ID
-	var err error
-	switch src := src.(type) {
-	case int64:
-		v, err = FromInt64(src)
-	case uint64:
-		v, err = FromUint64(src)
-	case string:
-		v, err = scanText(src)
-	case []byte:
-		if len(src) == 8 {
-			return id.UnmarshalBinary(src)
-		}
-		v, err = scanText(bytesView(src))
-	case nil:
-		return ErrScanNull
-	default:
-		return interop.ScanTypeError(src, &errs)
-	}
-	if err != nil {
-		return err
-	}
-	*id = v
-	return nil
-}
-
-// scanText parses the text forms Scan accepts: 13 bytes are the text
-// form, anything else decimal.
-func scanText(s string) (ID, error) {
-	if len(s) == EncodedSize {
-		return decode(s)
-	}
-	v, err := interop.ParseDecimal(s, uint64(Max), &errs)
-	return ID(v), err
+	return interop.Scan64(id, src, uint64(Max), EncodedSize, Parse, &errs)
 }
 
 // Value implements database/sql/driver.Valuer: the int64 form, for a

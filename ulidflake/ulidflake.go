@@ -6,16 +6,17 @@
 // Base32 digits, at most 7ZZZZZZZZZZZZ; the integer form fits an int64
 // (SQL BIGINT).
 //
-// A Generator mints IDs as the specification describes: a fresh random part
+// A [Generator] mints IDs as the specification describes: a fresh random part
 // at each new millisecond, and within a millisecond the previous one plus a
-// random step (+n rather than +1, so neighbours are hard to guess). When
-// the random part would overflow, Generate returns [ErrMonotonicOverflow] and
-// leaves waiting to the caller, as the specification asks; GenerateOrWait
-// waits for the next millisecond itself (and for the clock to catch up
-// after a rollback). New and NewString mint from a package-level Generator
-// and never fail; [NewAt] mints an ID for a given time, for backfills.
-// Configuration (epoch, scalability ID, step) is given to NewGenerator as
-// options; nothing is configured through package variables.
+// random step (+n rather than +1, so neighbours are hard to guess). When the
+// random part would overflow, [Generator.Generate] returns
+// [ErrMonotonicOverflow] and leaves waiting to the caller, as the
+// specification asks; [Generator.GenerateOrWait] waits for the next
+// millisecond itself (and for the clock to catch up after a rollback). [New]
+// and [NewString] mint from a package-level Generator and never fail; [NewAt]
+// mints an ID for a given time, for backfills. Configuration (epoch,
+// scalability ID, step) is given to [NewGenerator] as options; nothing is
+// configured through package variables.
 //
 // In SQL an ID is an int64 (Value) for a BIGINT column, and Scan reads
 // integers, the 13-digit text, decimal text (what SQLite hands back for an
@@ -43,8 +44,8 @@ import (
 //	+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 //
 // The timestamp counts milliseconds since the generator's epoch, which the
-// ID does not record: Time assumes the default epoch, TimeWithEpoch takes
-// another, and Generator.Time uses the generator's. The text form is 13
+// ID does not record: Time assumes the default epoch, [ID.TimeWithEpoch] takes
+// another, and [Generator.Time] uses the generator's. The text form is 13
 // Crockford Base32 digits in upper case (9 for the timestamp, 4 for the
 // rest); a negative ID is invalid, no function of this package returns
 // one, and every encoder refuses one with [ErrOutOfRange].
@@ -88,7 +89,7 @@ func FromInt64(v int64) (ID, error) {
 }
 
 // FromUint64 returns v as an ID. It returns [ErrOutOfRange] for a v above
-// Max (2^63-1).
+// [Max] (2^63-1).
 func FromUint64(v uint64) (ID, error) {
 	if v > uint64(Max) {
 		return 0, ErrOutOfRange
@@ -97,7 +98,7 @@ func FromUint64(v uint64) (ID, error) {
 }
 
 // FromFields builds a stand-alone ID. It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp] or randomness above MaxRandomness.
+// timestamp is above [MaxTimestamp] or randomness above [MaxRandomness].
 func FromFields(timestamp uint64, randomness uint32) (ID, error) {
 	if timestamp > MaxTimestamp || randomness > MaxRandomness {
 		return 0, ErrOutOfRange
@@ -106,8 +107,8 @@ func FromFields(timestamp uint64, randomness uint32) (ID, error) {
 }
 
 // FromScalableFields builds a scalable ID. It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp], randomness above MaxScalableRandomness
-// or scalabilityID above MaxScalabilityID.
+// timestamp is above [MaxTimestamp], randomness above [MaxScalableRandomness]
+// or scalabilityID above [MaxScalabilityID].
 func FromScalableFields(timestamp uint64, randomness uint32, scalabilityID uint8) (ID, error) {
 	if timestamp > MaxTimestamp || randomness > MaxScalableRandomness || scalabilityID > MaxScalabilityID {
 		return 0, ErrOutOfRange
@@ -156,7 +157,7 @@ func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0) }
 func MaxAt(timestamp uint64) (ID, error) { return FromFields(timestamp, MaxRandomness) }
 
 // MinAtTime is [MinAt] for t truncated to the millisecond and counted from
-// the default epoch (for a Generator with another epoch, pass MinAt the
+// the default epoch (for a [Generator] with another epoch, pass MinAt the
 // milliseconds since that epoch). It returns [ErrOutOfRange] for times
 // before the default epoch or more than [MaxTimestamp] ms after it, however
 // far.

@@ -2,7 +2,7 @@
 //
 // time.Now reads two clocks (wall and monotonic, about 47 ns here);
 // time.Since on a time with a monotonic reading reads one (about 25 ns). A
-// Clock keeps the offset between the wall clock and the process's monotonic
+// [Clock] keeps the offset between the wall clock and the process's monotonic
 // clock, so each reading costs one monotonic read plus an addition, and it
 // re-anchors the offset from a fresh time.Now at least once per interval so
 // that a stepped wall clock (NTP, an operator, a resumed VM) is followed
@@ -15,15 +15,15 @@ import (
 	"time"
 )
 
-// DefaultInterval is how often New's clock re-reads the wall clock.
+// DefaultInterval is how often [New]'s clock re-reads the wall clock.
 const DefaultInterval = time.Second
 
-// origin is the monotonic zero shared by every Clock in the process.
+// origin is the monotonic zero shared by every [Clock] in the process.
 var origin = time.Now()
 
 // Clock returns Unix time in milliseconds. It is safe for concurrent use.
 // The zero Clock is usable: it follows time.Now and re-anchors every
-// DefaultInterval, like New's, anchoring itself on first use.
+// [DefaultInterval], like [New]'s, anchoring itself on first use.
 type Clock struct {
 	offset   atomic.Int64 // wall clock minus monotonic clock, in ns
 	deadline atomic.Int64 // monotonic ns after which to re-anchor; 0 before the first anchor
@@ -32,11 +32,11 @@ type Clock struct {
 	interval int64 // ns; 0 means DefaultInterval
 }
 
-// New returns a Clock that follows time.Now, re-anchored every
-// DefaultInterval.
+// New returns a [Clock] that follows time.Now, re-anchored every
+// [DefaultInterval].
 func New() *Clock { return NewWithWall(nil, DefaultInterval) }
 
-// NewWithWall returns a Clock that takes the wall time from wall (time.Now
+// NewWithWall returns a [Clock] that takes the wall time from wall (time.Now
 // if nil) and re-anchors at least every interval. Tests use it to step the
 // wall clock.
 func NewWithWall(wall func() time.Time, interval time.Duration) *Clock {

@@ -4,7 +4,7 @@ import "time"
 
 // MillisMono returns what Millis returns together with the monotonic
 // reading it was computed from, in nanoseconds since a process-wide origin
-// (see Mono), so that a caller that needs both (a deadline check beside a
+// (see [Mono]), so that a caller that needs both (a deadline check beside a
 // timestamp) pays for one clock read. The two values describe the same
 // instant.
 func (c *Clock) MillisMono() (millis uint64, mono int64) {
@@ -27,7 +27,7 @@ func (c *Clock) TryMillisAt(mono int64) (millis uint64, ok bool) {
 }
 
 // MillisAt returns the Unix time in milliseconds at mono, a reading of
-// Mono taken just before (the offset it applies is re-read at most once
+// [Mono] taken just before (the offset it applies is re-read at most once
 // per interval), or 0 if the wall clock reads before 1970. Mono and
 // MillisAt each inline where the pair in MillisMono does not, so a hot
 // path can read the clock without a call.

@@ -3,7 +3,7 @@
 // as 13 digits, five bits per digit, most significant digit first.
 //
 // The digit alphabet is a parameter, because the legacy SCRU128 form uses the
-// same bit layout with the digits [0-9A-V]; Crockford is the alphabet of ULID
+// same bit layout with the digits [0-9A-V]; [Crockford] is the alphabet of ULID
 // and Ulid-Flake. Decoding is strict: a byte outside the alphabet (in either
 // case) is reported, never mapped to a look-alike digit, so the Crockford
 // letters I, L, O and U are invalid. Neither direction allocates.
@@ -29,13 +29,13 @@ type Encoding struct {
 	// little-endian uint16, so an encoder writes two digits with one load
 	// and one store.
 	pairs [1024]uint16
-	// Values maps a byte to its digit value, ignoring case, or to Invalid.
+	// Values maps a byte to its digit value, ignoring case, or to [Invalid].
 	Values [256]byte
 	// digits is the alphabet itself.
 	digits [32]byte
 }
 
-// Crockford is the Encoding of ULID and Ulid-Flake.
+// Crockford is the [Encoding] of ULID and Ulid-Flake.
 var Crockford = NewEncoding(Alphabet)
 
 // NewEncoding prepares alphabet, which must be 32 distinct upper-case ASCII
@@ -110,7 +110,7 @@ func Encode64(e *Encoding, dst *[13]byte, v uint64) {
 // the low 128 bits of the 130-bit number as hi:lo and the value of the
 // leading digit (0-31) as lead, so the number fits in 128 bits iff lead <=
 // 7. If any byte is outside the alphabet, lead has its top bit set (it is
-// Invalid or above) and hi:lo are meaningless; IndexInvalid finds the byte.
+// [Invalid] or above) and hi:lo are meaningless; [IndexInvalid] finds the byte.
 // One comparison, lead > 7, thus sends every failure to the slow path.
 //
 // The decoders take a string only: a generic version compiles to a shape
@@ -155,7 +155,7 @@ func Decode128(e *Encoding, s string) (hi, lo uint64, lead byte) {
 // Decode64 decodes 13 digits; s must be exactly 13 bytes long. It returns
 // the value of the leading digit (lead, 0-31) and the low 64 bits of the
 // 65-bit number; the number is below 2^63 iff lead <= 7. ok is false if any
-// byte is outside the alphabet. It is spelled out as Decode128 is.
+// byte is outside the alphabet. It is spelled out as [Decode128] is.
 func Decode64(e *Encoding, s string) (value uint64, lead byte, ok bool) {
 	_ = s[12]
 	v := &e.Values

@@ -3,12 +3,12 @@
 // that two copies of a process (a cloned VM, a restored snapshot) stop
 // producing the same numbers within about a second.
 //
-// Source is a buffered stream for one goroutine at a time, the model for a
-// generator that owns its state. Shared is safe for any number of goroutines
-// without a lock, for a generator whose callers come from everywhere. Get
-// and Put lend Sources cached per P, for callers that own no state.
+// [Source] is a buffered stream for one goroutine at a time, the model for a
+// generator that owns its state. [Shared] is safe for any number of goroutines
+// without a lock, for a generator whose callers come from everywhere. [Get]
+// and [Put] lend Sources cached per P, for callers that own no state.
 //
-// ReadFull is io.ReadFull for the caller-supplied readers of the generators,
+// [ReadFull] is io.ReadFull for the caller-supplied readers of the generators,
 // bounded so that a reader that keeps returning no bytes is an error, not a
 // loop that never ends.
 package entropy
@@ -27,11 +27,11 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ReseedInterval is how long a Source or Shared uses one key before drawing
+// ReseedInterval is how long a [Source] or [Shared] uses one key before drawing
 // a fresh one from crypto/rand.
 const ReseedInterval = time.Second
 
-// bufferValues is the number of 32-bit values a Source computes per
+// bufferValues is the number of 32-bit values a [Source] computes per
 // refill, a power of two.
 const bufferValues = 64
 
@@ -41,7 +41,7 @@ const _ = uint(-(bufferValues & (bufferValues - 1)))
 // Source is a buffered ChaCha8 stream seeded from crypto/rand. It hands out
 // values from a block of 64 precomputed 32-bit words and refills the block
 // in a separate slow path, which also reseeds from crypto/rand once
-// ReseedInterval has passed since the last seed. A Source must be used by
+// [ReseedInterval] has passed since the last seed. A Source must be used by
 // one goroutine at a time.
 //
 // The zero Source is usable: its buffer is empty and it has never been
@@ -53,14 +53,14 @@ type Source struct {
 	seededAt time.Time // carries a monotonic reading; zero before the first seed
 }
 
-// NewSource returns a Source seeded from crypto/rand.
+// NewSource returns a [Source] seeded from crypto/rand.
 func NewSource() *Source {
 	s := new(Source)
 	s.Init()
 	return s
 }
 
-// Init seeds s from crypto/rand and empties its buffer, for a Source held
+// Init seeds s from crypto/rand and empties its buffer, for a [Source] held
 // by value inside another structure. A zero Source needs no Init; Init only
 // moves the cost of the first seed to the time of the call.
 func (s *Source) Init() {
@@ -108,19 +108,19 @@ func (s *Source) reseed() {
 // lock. Each value is the runtime's per-thread ChaCha8 stream (the one behind
 // math/rand/v2's top-level functions, seeded by the runtime from the
 // operating system) XORed with a 64-bit key drawn from crypto/rand. Rekey
-// draws a new key; the owner calls it about once per ReseedInterval, so a
+// draws a new key; the owner calls it about once per [ReseedInterval], so a
 // cloned process, whose runtime streams continue identically, diverges at
 // the next call.
 //
-// Shared exists because giving every caller a Source of its own costs a
-// sync.Pool Get and Put (about 12 ns here); a value from Shared costs about
+// Shared exists because giving every caller a [Source] of its own costs a
+// sync.Pool [Get] and [Put] (about 12 ns here); a value from Shared costs about
 // 6 ns and needs no per-caller state. The zero Shared is usable; its key is
 // zero until the first Rekey.
 type Shared struct {
 	key atomic.Uint64
 }
 
-// NewShared returns a Shared keyed from crypto/rand.
+// NewShared returns a [Shared] keyed from crypto/rand.
 func NewShared() *Shared {
 	s := new(Shared)
 	s.Rekey()
@@ -137,7 +137,7 @@ func (s *Shared) Rekey() {
 	s.key.Store(binary.LittleEndian.Uint64(key[:]))
 }
 
-// pooledSource is a Source alone on its cache lines, so that Sources cached
+// pooledSource is a [Source] alone on its cache lines, so that Sources cached
 // for different Ps are never written through the same line.
 type pooledSource struct {
 	_      cpu.CacheLinePad
@@ -147,36 +147,37 @@ type pooledSource struct {
 
 // sources caches Sources per P, each inside its own pooledSource: the pool
 // holds a pointer to the field, which keeps the whole padded block alive. A
-// Source dropped at a garbage collection is never used again; its successor
+// [Source] dropped at a garbage collection is never used again; its successor
 // seeds itself afresh from crypto/rand.
 var sources = sync.Pool{New: func() any { return &new(pooledSource).source }}
 
-// Get lends a Source to the calling goroutine until it hands it back with
-// Put. Calls on different Ps get different Sources, so minting code without
+// Get lends a [Source] to the calling goroutine until it hands it back with
+// [Put]. Calls on different Ps get different Sources, so minting code without
 // state of its own scales with cores; Get and Put cost a sync.Pool round
 // trip (about 12 ns here) and do not allocate once the Ps have theirs.
 func Get() *Source { return sources.Get().(*Source) }
 
-// Put returns a Source that Get lent. The caller must not use it afterwards.
+// Put returns a [Source] that [Get] lent. The caller must not use it
+// afterwards.
 func Put(s *Source) { sources.Put(s) }
 
 // MaxEmptyReads is how many reads in a row may return no bytes and no
-// error before ReadFull gives up, as bufio does with io.ErrNoProgress.
+// error before [ReadFull] gives up, as bufio does with io.ErrNoProgress.
 const MaxEmptyReads = 100
 
-// ErrNoProgress is wrapped by ReadFull's error for a reader that returned no
-// bytes and no error MaxEmptyReads times in a row. It matches
+// ErrNoProgress is wrapped by [ReadFull]'s error for a reader that returned no
+// bytes and no error [MaxEmptyReads] times in a row. It matches
 // io.ErrNoProgress under errors.Is.
 var ErrNoProgress = fmt.Errorf("the reader returned no bytes %d times in a row: %w", MaxEmptyReads, io.ErrNoProgress)
 
-// errNilReader is ReadFull's error for a nil reader.
+// errNilReader is [ReadFull]'s error for a nil reader.
 var errNilReader = errors.New("the reader is nil")
 
 // ReadFull reads len(b) bytes from r, as io.ReadFull does: the error is
 // io.EOF if r had no bytes at all, io.ErrUnexpectedEOF if it ended early,
 // or r's own error. Unlike io.ReadFull it returns, rather than looping
-// forever, when r keeps returning (0, nil): after MaxEmptyReads such reads
-// in a row the error wraps ErrNoProgress (and io.ErrNoProgress). A nil r is
+// forever, when r keeps returning (0, nil): after [MaxEmptyReads] such reads
+// in a row the error wraps [ErrNoProgress] (and io.ErrNoProgress). A nil r is
 // an error too. Callers wrap the error with their package's prefix.
 func ReadFull(r io.Reader, b []byte) error {
 	if r == nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"testing/iotest"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 func TestSourceReseedsOnSchedule(t *testing.T) {
@@ -56,7 +58,7 @@ func TestGetPut(t *testing.T) {
 		t.Fatal("a pooled Source repeated a value")
 	}
 	Put(s)
-	if testing.CoverMode() == "" && !raceEnabled {
+	if testing.CoverMode() == "" && !idtest.RaceEnabled {
 		if n := testing.AllocsPerRun(1000, func() { s := Get(); sink = s.Uint64(); Put(s) }); n != 0 {
 			t.Fatalf("Get, Uint64, Put: %v allocations", n)
 		}

@@ -92,7 +92,7 @@
 // # The zero state
 //
 // All words zero is a consistent snapshot of epoch 0 with zero payloads;
-// each format treats it as "nothing minted yet", so the zero Engine is
+// each format treats it as "nothing minted yet", so the zero [Engine] is
 // ready for use.
 package epoch
 
@@ -115,7 +115,7 @@ const (
 	ColdTagMask = 1<<ColdTagBits - 1
 	// PayloadBits is the width of a cold word's payload.
 	PayloadBits = 64 - ColdTagBits
-	// MaxCold is the most cold words an Engine holds.
+	// MaxCold is the most cold words an [Engine] holds.
 	MaxCold = 3
 
 	tagMask = 1<<TagBits - 1
@@ -184,7 +184,7 @@ func (s Snapshot) Changing() bool {
 }
 
 // Load reads the hot word and then cold words n-1 down to 0, the order the
-// snapshot rule needs. n is 1 to MaxCold, a constant at every call site, so
+// snapshot rule needs. n is 1 to [MaxCold], a constant at every call site, so
 // that the unused loads compile away.
 func (e *Engine) Load(n int) (s Snapshot) {
 	s.Hot = e.hot.Load()
@@ -336,6 +336,6 @@ func (e *Engine) Words() Snapshot {
 
 // SetHook installs f to run at every step of every call, for tests that
 // drive several calls through chosen interleavings; nil removes it. Hooks
-// run only in builds with the epochhooks build tag (HooksEnabled). It must
-// not be called while the Engine is in use.
+// run only in builds with the epochhooks build tag ([HooksEnabled]). It must
+// not be called while the [Engine] is in use.
 func (e *Engine) SetHook(f func(Point)) { e.hook = f }

@@ -6,7 +6,7 @@
 // Requests are POSTs of JSON: keys and values in base64, 64-bit integers as
 // decimal strings (the gateway's protobuf JSON mapping), and fields that
 // hold their zero value left out of responses. The module
-// github.com/fastid/scru128/scru64/etcdnode tests this Store against a real
+// github.com/fastid/scru128/scru64/etcdnode tests this [Store] against a real
 // etcd server with the same protocol tests as its clientv3 Store.
 package etcdhttp
 
@@ -37,7 +37,7 @@ type Store struct {
 
 var _ nodelease.Store = (*Store)(nil)
 
-// New returns a Store for the client URLs of one etcd cluster, such as
+// New returns a [Store] for the client URLs of one etcd cluster, such as
 // http://127.0.0.1:2379 or, as etcdctl takes them, 127.0.0.1:2379 (plain
 // HTTP), using client (http.DefaultClient if nil). A
 // request goes to the endpoint that answered last and, if it cannot be

@@ -1,5 +1,10 @@
-// Package idtest holds the concurrency check every generator's tests share,
-// so that each is held to the same standard. It is imported by tests only.
+// Package idtest holds the checks that the tests of every format share, so
+// that each is held to the same standard: the concurrency stress test of a
+// generator ([Stress], [StressWithChurn], [SortedUnique]), the exploration of
+// every interleaving of a few calls ([Explore]), the database/sql and JSON
+// behaviour ([CheckInterop]), allocation counts ([CheckAllocs]), the floor
+// the generators' benchmarks are judged against ([BenchFloor]), and the
+// race detector's switch ([RaceEnabled]). It is imported by tests only.
 package idtest
 
 import (
@@ -79,9 +84,17 @@ func Stress[T comparable](t testing.TB, goroutines, n int, next func() (T, error
 	if t.Failed() {
 		t.FailNow()
 	}
-	all := slices.Concat(results...)
-	if len(all) != goroutines*n {
-		t.Fatalf("collected %d IDs, want %d", len(all), goroutines*n)
+	return SortedUnique(t, results, goroutines*n, compare)
+}
+
+// SortedUnique merges the IDs that several goroutines collected, sorts them
+// by compare and fails the test unless there are want of them and none
+// repeats. It returns them sorted.
+func SortedUnique[T comparable](t testing.TB, perGoroutine [][]T, want int, compare func(a, b T) int) []T {
+	t.Helper()
+	all := slices.Concat(perGoroutine...)
+	if len(all) != want {
+		t.Fatalf("collected %d IDs, want %d", len(all), want)
 	}
 	slices.SortFunc(all, compare)
 	for i := 1; i < len(all); i++ {
@@ -92,12 +105,28 @@ func Stress[T comparable](t testing.TB, goroutines, n int, next func() (T, error
 	return all
 }
 
-// Churn switches GOMAXPROCS between 1, 2 and 8 and forces a garbage
+// StressWithChurn is [Stress] while GOMAXPROCS moves between 1, 2 and 8 and
+// garbage collections are forced every few milliseconds, so that the calls
+// run through changes of parallelism, preemptions and stop-the-world
+// pauses.
+func StressWithChurn[T comparable](t testing.TB, goroutines, n int, next func() (T, error), compare func(a, b T) int) {
+	t.Helper()
+	stop := make(chan struct{})
+	switches := make(chan int)
+	go func() { switches <- churn(stop) }()
+	defer func() { // also when Stress fails, so that the churn stops
+		close(stop)
+		if s := <-switches; s < 3 {
+			t.Logf("only %d changes of GOMAXPROCS while the test ran", s)
+		}
+	}()
+	Stress(t, goroutines, n, next, compare)
+}
+
+// churn switches GOMAXPROCS between 1, 2 and 8 and forces a garbage
 // collection every few milliseconds until stop is closed, then restores
-// GOMAXPROCS, so that a stress test runs through changes of parallelism,
-// preemptions and stop-the-world pauses. It returns the number of
-// switches made.
-func Churn(stop <-chan struct{}) int {
+// GOMAXPROCS. It returns the number of switches made.
+func churn(stop <-chan struct{}) int {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	procs := [...]int{1, 2, 8}
 	ticker := time.NewTicker(3 * time.Millisecond)

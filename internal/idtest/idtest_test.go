@@ -68,3 +68,18 @@ func TestStressCatchesDecreasing(t *testing.T) {
 		t.Fatal("decreasing IDs not caught")
 	}
 }
+
+var allocSink []byte
+
+func TestCheckAllocsCatchesAnAllocation(t *testing.T) {
+	r := &recorder{}
+	CheckAllocs(r, 0, 100, map[string]func(){"make": func() { allocSink = make([]byte, 64) }})
+	if !r.Failed() {
+		t.Fatal("an allocation not caught")
+	}
+	r = &recorder{}
+	CheckAllocs(r, 1, 100, map[string]func(){"make": func() { allocSink = make([]byte, 64) }})
+	if r.Failed() {
+		t.Fatal("one allocation per call, as wanted, reported as a failure")
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Run is one finished schedule of Explore: each call's result and when it
+// Run is one finished schedule of [Explore]: each call's result and when it
 // started and finished, counted in scheduling decisions.
 type Run[T any] struct {
 	Results  []T
@@ -155,6 +155,38 @@ func (r *Run[T]) Serial() []int {
 		return nil
 	}
 	return order
+}
+
+// SerialSchedules returns the number of serial schedules of calls calls,
+// one for each order of the calls: calls factorial. [Explore] runs each of
+// them once.
+func SerialSchedules(calls int) int {
+	n := 1
+	for i := 2; i <= calls; i++ {
+		n *= i
+	}
+	return n
+}
+
+// CheckSerial checks a serial schedule against a reference: if r ran the
+// calls one after another (see Run.Serial), it calls ref for each call in
+// that order and fails the test unless the call returned the ID ref
+// returns, or failed where ref fails. ref must stand for a fresh
+// reference in the state the calls started from. CheckSerial reports
+// whether the schedule was serial.
+func CheckSerial[T comparable](t testing.TB, r *Run[T], ref func(call int) (T, error)) bool {
+	t.Helper()
+	order := r.Serial()
+	if order == nil {
+		return false
+	}
+	for _, i := range order {
+		want, wantErr := ref(i)
+		if (wantErr == nil) != (r.Errs[i] == nil) || wantErr == nil && want != r.Results[i] {
+			t.Errorf("serial schedule %v: call %d got %v, %v; the reference %v, %v", order, i, r.Results[i], r.Errs[i], want, wantErr)
+		}
+	}
+	return true
 }
 
 // CheckOrder fails the test unless the schedule's successful results are

@@ -12,7 +12,7 @@ import (
 )
 
 // Interop describes one format's ID type T and its Null type N for
-// CheckInterop: which Scan sources must give Sample, which must fail and
+// [CheckInterop]: which Scan sources must give Sample, which must fail and
 // how, and how to build and read an N.
 type Interop[T comparable, N comparable] struct {
 	Sample T      // an ID
@@ -39,24 +39,27 @@ type Reject struct {
 	Offset int
 }
 
+// nullType is what [CheckInterop] needs of a format's Null type.
+type nullType interface {
+	comparable
+	driver.Valuer
+	json.Marshaler
+}
+
+// scanner is a pointer to an ID or Null type, which reads itself from SQL
+// and JSON.
+type scanner[T any] interface {
+	*T
+	Scan(src any) error
+	UnmarshalJSON(data []byte) error
+}
+
 // CheckInterop checks the database/sql and JSON behaviour every format
 // shares: what Scan accepts and rejects (and that it leaves the ID alone on
 // error and keeps no reference to a []byte), NULL into T and N, the Null
 // type's Value, JSON of both types (escapes decoded as encoding/json
 // does, null and "" into N, "" into T) and omitzero.
-func CheckInterop[T comparable, N interface {
-	comparable
-	driver.Valuer
-	json.Marshaler
-}, PT interface {
-	*T
-	Scan(src any) error
-	UnmarshalJSON(data []byte) error
-}, PN interface {
-	*N
-	Scan(src any) error
-	UnmarshalJSON(data []byte) error
-}](t *testing.T, c Interop[T, N]) {
+func CheckInterop[T comparable, N nullType, PT scanner[T], PN scanner[N]](t *testing.T, c Interop[T, N]) {
 	t.Helper()
 	var zero T
 	sources := append([]any{c.Text, []byte(c.Text), strings.ToLower(c.Text), []byte(strings.ToUpper(c.Text))}, c.Accept...)
@@ -120,19 +123,7 @@ func CheckInterop[T comparable, N interface {
 	checkJSON[T, N, PT, PN](t, c)
 }
 
-func checkJSON[T comparable, N interface {
-	comparable
-	driver.Valuer
-	json.Marshaler
-}, PT interface {
-	*T
-	Scan(src any) error
-	UnmarshalJSON(data []byte) error
-}, PN interface {
-	*N
-	Scan(src any) error
-	UnmarshalJSON(data []byte) error
-}](t *testing.T, c Interop[T, N]) {
+func checkJSON[T comparable, N nullType, PT scanner[T], PN scanner[N]](t *testing.T, c Interop[T, N]) {
 	t.Helper()
 	var zero T
 	quoted := `"` + c.Text + `"`

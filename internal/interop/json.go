@@ -3,7 +3,7 @@ package interop
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
+	"fmt"
 )
 
 // JSONString returns the contents of data if data is exactly one JSON
@@ -36,7 +36,7 @@ func JSONString(data []byte) (s []byte, ok bool) {
 	return []byte(str), true
 }
 
-// JSONKind says what DecodeJSON found.
+// JSONKind says what [DecodeJSON] found.
 type JSONKind int
 
 const (
@@ -83,14 +83,5 @@ func jsonError(data []byte, e *Errors) error {
 	if len(quoted) > limit {
 		quoted = quoted[:limit]
 	}
-	return &wrapped{e.JSON, e.JSON.Error() + ", got " + strconv.Quote(string(quoted))}
+	return fmt.Errorf("%w, got %q", e.JSON, string(quoted)) // a copy: data must not escape
 }
-
-// wrapped is an error with its own text that matches err under errors.Is.
-type wrapped struct {
-	err error
-	msg string
-}
-
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }

@@ -78,8 +78,5 @@ func UnmarshalNullJSON[T any, P interface {
 // ScanTypeError wraps e.ScanType with the type of src, for a Scan source
 // the ID type does not accept.
 func ScanTypeError(src any, e *Errors) error {
-	return &wrapped{e.ScanType, e.ScanType.Error() + " " + typeName(src)}
+	return fmt.Errorf("%w %T", e.ScanType, src)
 }
-
-// typeName returns the Go type of v as %T prints it.
-func typeName(v any) string { return fmt.Sprintf("%T", v) }

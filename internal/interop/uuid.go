@@ -60,7 +60,7 @@ func ParseUUID[T text](s T, e *Errors) (u [16]byte, err error) {
 	return u, nil
 }
 
-// badUUID finds the first byte of s that is out of place, for ParseUUID's
+// badUUID finds the first byte of s that is out of place, for [ParseUUID]'s
 // error. It is kept out of line so that ParseUUID stays small.
 //
 //go:noinline

@@ -30,9 +30,9 @@ func Base32Encode(b []byte, digits int, alphabet string) string {
 }
 
 // Base32Decode parses s as digits base-32 digits of alphabet, ignoring
-// case, with math/big. It returns ErrInvalidLength if s is not digits bytes
-// long, ErrInvalidCharacter with the offset of the first byte outside the
-// alphabet, or ErrOutOfRange if the number is 2^bits or more.
+// case, with math/big. It returns [ErrInvalidLength] if s is not digits bytes
+// long, [ErrInvalidCharacter] with the offset of the first byte outside the
+// alphabet, or [ErrOutOfRange] if the number is 2^bits or more.
 func Base32Decode(s []byte, alphabet string, digits, bits int) (*big.Int, int, error) {
 	if len(s) != digits {
 		return nil, -1, ErrInvalidLength

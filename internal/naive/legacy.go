@@ -2,7 +2,6 @@ package naive
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math/big"
 )
@@ -46,11 +45,7 @@ type LegacyCore struct {
 }
 
 func (c *LegacyCore) draw() (uint32, error) {
-	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
-		return 0, fmt.Errorf("naive: rng: %w", err)
-	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+	return drawUint32(c.Rng)
 }
 
 // Generate runs one step for timestamp (ms since 2020). On any error the

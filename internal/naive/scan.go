@@ -12,8 +12,8 @@ import (
 
 // DecodeUUID parses the 36-character form 8-4-4-4-12 (hyphens at offsets
 // 8, 13, 18 and 23, hexadecimal digits everywhere else) or 32 hexadecimal
-// digits, either case, with encoding/hex. It returns ErrInvalidLength for
-// any other length, or ErrInvalidCharacter with the offset of the first
+// digits, either case, with encoding/hex. It returns [ErrInvalidLength] for
+// any other length, or [ErrInvalidCharacter] with the offset of the first
 // byte that is not what its position calls for.
 func DecodeUUID(s []byte) ([16]byte, int, error) {
 	var u [16]byte
@@ -46,8 +46,8 @@ func DecodeUUID(s []byte) ([16]byte, int, error) {
 }
 
 // DecodeDecimal parses one or more digits 0-9, nothing else, with
-// math/big. It returns ErrInvalidLength for no digits, ErrInvalidCharacter
-// with the offset of the first other byte, or ErrOutOfRange for a value
+// math/big. It returns [ErrInvalidLength] for no digits, [ErrInvalidCharacter]
+// with the offset of the first other byte, or [ErrOutOfRange] for a value
 // above max.
 func DecodeDecimal(s []byte, max uint64) (uint64, int, error) {
 	if len(s) == 0 {
@@ -68,7 +68,7 @@ func DecodeDecimal(s []byte, max uint64) (uint64, int, error) {
 // Scan128 is the reference Scan of a 128-bit format for a string source
 // (isBytes false) or a []byte one: 16 bytes given as []byte are the raw
 // form; textLen bytes are the format's text, which text decodes; 36 or 32
-// bytes a UUID form; any other length is ErrInvalidLength.
+// bytes a UUID form; any other length is [ErrInvalidLength].
 func Scan128(s []byte, isBytes bool, textLen int, text func([]byte) ([16]byte, int, error)) ([16]byte, int, error) {
 	switch {
 	case isBytes && len(s) == 16:
@@ -81,7 +81,7 @@ func Scan128(s []byte, isBytes bool, textLen int, text func([]byte) ([16]byte, i
 
 // Scan64 is the reference Scan of a 64-bit format for a string source
 // (isBytes false) or a []byte one: 8 bytes given as []byte are the
-// big-endian binary form (ErrOutOfRange above max); textLen bytes are the
+// big-endian binary form ([ErrOutOfRange] above max); textLen bytes are the
 // format's text, which text decodes; anything else is decimal text.
 func Scan64(s []byte, isBytes bool, textLen int, text func([]byte) (uint64, int, error), max uint64) (uint64, int, error) {
 	switch {

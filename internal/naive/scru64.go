@@ -22,15 +22,15 @@ const (
 // ErrInvalidNodeSpec is the reference's one error for a rejected node spec.
 var ErrInvalidNodeSpec = errors.New("naive: invalid node spec")
 
-// EncodeSCRU64 returns the 12-digit Base36 text of an ID up to SCRU64Max.
+// EncodeSCRU64 returns the 12-digit Base36 text of an ID up to [SCRU64Max].
 func EncodeSCRU64(id uint64) string {
 	text := strconv.FormatUint(id, 36)
 	return strings.Repeat("0", 12-len(text)) + text
 }
 
 // DecodeSCRU64 parses 12 Base36 digits, ignoring case, with strconv. It
-// returns ErrInvalidLength, or ErrInvalidCharacter with the offset of the
-// first bad byte. Twelve digits never exceed SCRU64Max.
+// returns [ErrInvalidLength], or [ErrInvalidCharacter] with the offset of the
+// first bad byte. Twelve digits never exceed [SCRU64Max].
 func DecodeSCRU64(s []byte) (uint64, int, error) {
 	if len(s) != 12 {
 		return 0, -1, ErrInvalidLength
@@ -55,7 +55,7 @@ var nodeSpecPattern = regexp.MustCompile(`^(?:([0-9A-Za-z]{12})|([0-9]{1,8})|0[X
 
 // ParseSCRU64NodeSpec parses a node spec string into the generator's
 // initial previous ID (the node ID in place, timestamp 0, for the node ID
-// forms) and the node ID size, or returns ErrInvalidNodeSpec.
+// forms) and the node ID size, or returns [ErrInvalidNodeSpec].
 func ParseSCRU64NodeSpec(s string) (prev uint64, nodeIDSize uint8, err error) {
 	m := nodeSpecPattern.FindStringSubmatch(s)
 	if m == nil {
@@ -91,9 +91,9 @@ type SCRU64Core struct {
 
 // Generate returns the next ID for a Unix time in milliseconds, with the
 // rollback allowance in milliseconds, in the OrAbort form (abort set) or
-// the OrReset form. It returns ErrInvalidTimestamp instead of an ID whose
-// timestamp would be 0 or SCRU64MaxTimestamp (reserved) or beyond, and
-// ErrClockRollback in the OrAbort form. On error the state is unchanged.
+// the OrReset form. It returns [ErrInvalidTimestamp] instead of an ID whose
+// timestamp would be 0 or [SCRU64MaxTimestamp] (reserved) or beyond, and
+// [ErrClockRollback] in the OrAbort form. On error the state is unchanged.
 func (c *SCRU64Core) Generate(unixMillis, allowanceMillis uint64, abort bool) (uint64, error) {
 	timestamp := unixMillis / 256
 	allowance := allowanceMillis / 256

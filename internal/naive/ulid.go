@@ -21,7 +21,7 @@ type ULIDCore struct {
 }
 
 // Generate runs one step. With abort set a rollback beyond the allowance is
-// ErrClockRollback, otherwise it starts again from timestamp. On any error
+// [ErrClockRollback], otherwise it starts again from timestamp. On any error
 // the state is left as it was.
 func (c *ULIDCore) Generate(timestamp, allowance uint64, abort bool) ([16]byte, error) {
 	var id [16]byte

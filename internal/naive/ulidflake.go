@@ -1,9 +1,6 @@
 package naive
 
-import (
-	"fmt"
-	"io"
-)
+import "io"
 
 // FlakeMaxTimestamp is the largest 43-bit Ulid-Flake timestamp.
 const FlakeMaxTimestamp = 1<<43 - 1
@@ -25,11 +22,8 @@ type FlakeCore struct {
 }
 
 func (c *FlakeCore) draw() (uint64, error) {
-	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
-		return 0, fmt.Errorf("naive: rng: %w", err)
-	}
-	return uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), nil
+	v, err := drawUint32(c.Rng)
+	return uint64(v), err
 }
 
 // Generate returns the next ID for timestamp (ms since the epoch). On any

@@ -7,7 +7,7 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// Defaults of a Config's zero fields.
+// Defaults of a [Config]'s zero fields.
 const (
 	DefaultPrefix     = "/scru64/"
 	DefaultNodeIDSize = 8
@@ -20,13 +20,13 @@ const maxTTL = 9_000_000_000 * time.Second
 // Config says which node ID to lease and how. Zero fields take the
 // defaults; Check reports what is wrong with the others.
 type Config struct {
-	// Prefix is put before every key (DefaultPrefix if "").
+	// Prefix is put before every key ([DefaultPrefix] if "").
 	Prefix string
-	// NodeIDSize is the node ID size, 1 to 23 (DefaultNodeIDSize if 0).
+	// NodeIDSize is the node ID size, 1 to 23 ([DefaultNodeIDSize] if 0).
 	// Every node under one prefix uses the same size.
 	NodeIDSize uint8
 	// TTL is the lease's time to live, a whole number of seconds, at least
-	// one (DefaultTTL if 0).
+	// one ([DefaultTTL] if 0).
 	TTL time.Duration
 	// HasRange limits the node IDs taken to MinNodeID..MaxNodeID.
 	HasRange             bool
@@ -52,7 +52,7 @@ func (c *Config) SetNodeIDSize(n uint8) { c.NodeIDSize, c.setSize = n, true }
 // SetTTL sets TTL as given (see SetPrefix).
 func (c *Config) SetTTL(d time.Duration) { c.TTL, c.setTTL = d, true }
 
-// Check fills in the defaults and returns an *OptionError for the first
+// Check fills in the defaults and returns an [*OptionError] for the first
 // value that is out of range. option names the option that sets a field,
 // for the error's text.
 func (c *Config) Check(option func(field string) string) error {

@@ -18,7 +18,7 @@ var (
 	// ErrClosed means the node was closed.
 	ErrClosed = errors.New("etcdnode: node closed")
 	// ErrInvalidOption means a configuration value was rejected; the error
-	// is an *OptionError that says which and why.
+	// is an [*OptionError] that says which and why.
 	ErrInvalidOption = errors.New("etcdnode: invalid option")
 	// ErrRealmMismatch means the realm under the prefix uses another node ID
 	// size than the one asked for, or its record is not one this package
@@ -27,7 +27,7 @@ var (
 )
 
 // OptionError reports a rejected configuration value. errors.Is(err,
-// ErrInvalidOption) reports true for it.
+// [ErrInvalidOption]) reports true for it.
 type OptionError struct {
 	Option string // the option, for example "WithTTL"
 	Reason string // what is wrong with its value
@@ -39,11 +39,11 @@ func (e *OptionError) Error() string {
 	return "etcdnode: invalid option " + e.Option + ": " + e.Reason
 }
 
-// Is reports whether target is ErrInvalidOption.
+// Is reports whether target is [ErrInvalidOption].
 func (e *OptionError) Is(target error) bool { return target == ErrInvalidOption }
 
 // RealmError reports that the realm under a prefix uses a node ID size
-// other than the one asked for. errors.Is(err, ErrRealmMismatch) reports
+// other than the one asked for. errors.Is(err, [ErrRealmMismatch]) reports
 // true for it.
 type RealmError struct {
 	Key   string // the key that records the realm's node ID size
@@ -58,5 +58,5 @@ func (e *RealmError) Error() string {
 		" (every node under one prefix must use the same size; use another prefix for another size)"
 }
 
-// Is reports whether target is ErrRealmMismatch.
+// Is reports whether target is [ErrRealmMismatch].
 func (e *RealmError) Is(target error) bool { return target == ErrRealmMismatch }

@@ -1,6 +1,6 @@
 // Package nodelease leases SCRU64 node IDs from etcd: the protocol, the
 // keep-alive loop, the fail-closed deadline and the continuity record,
-// written once against a small Store interface. Package etcdnode (its own
+// written once against a small [Store] interface. Package etcdnode (its own
 // module, over clientv3) and the command-line tool (over etcd's JSON
 // gateway, internal/etcdhttp) are thin layers over it.
 //
@@ -19,7 +19,7 @@
 // ID never equal a shorter one. This package does not try to allocate such
 // prefix-free codes; it records the realm's size in P+"size" when the first
 // node arrives and rejects a node asking for another size with a
-// *RealmError. The acquire transaction compares the size key's value, so a
+// [*RealmError]. The acquire transaction compares the size key's value, so a
 // realm cannot change size between a node's check and its take. Hot and
 // cold nodes with different sizes need different prefixes and disjoint node
 // ID ranges (Config.HasRange): for example size 4 with range 0..7 under one
@@ -27,7 +27,7 @@
 //
 // # Acquiring
 //
-// Acquire grants a lease, lists the holder keys, and tries the lowest free
+// [Acquire] grants a lease, lists the holder keys, and tries the lowest free
 // node ID with one transaction (Store.Acquire): create the holder key if it
 // does not exist, attached to the lease, and read the continuity record in
 // the same revision. Two nodes racing for the same node ID cannot both see
@@ -64,7 +64,7 @@
 // which is still safe. Close first stops minting, then lowers the record to
 // the exact last ID (the generator's NodeSpec), so that after a clean Close
 // the next holder starts right after it; why no ID can slip past that read
-// is explained at Node.Close.
+// is explained at [Node.Close].
 //
 // A background loop keeps bound at least boundLead/2 ahead of both the
 // clock and the generator's last ID, writing bound = that + boundLead, that
@@ -104,7 +104,7 @@
 // returned. Keep-alives go out every TTL/4, so at least two in a row may
 // fail before the deadline. When the deadline passes, a keep-alive finds the lease gone, or
 // a guarded write fails, the node is lost for good: every generate call
-// returns ErrLeaseLost and Done is closed.
+// returns [ErrLeaseLost] and Done is closed.
 //
 // The check on the hot path is one atomic load of an immutable limits value
 // (deadline and bound) after the mint, compared with the monotonic reading
@@ -193,12 +193,12 @@ func pad(id uint32) string {
 }
 
 // Acquire leases the lowest free node ID that cfg allows and returns a
-// Node minting under it, with its lease kept alive in the background until
+// [Node] minting under it, with its lease kept alive in the background until
 // Close or until the lease is lost. See the package doc for the protocol.
-// It returns an *OptionError for a bad cfg, a *RealmError if the realm uses
-// another node ID size, ErrNoFreeNodeID if every node ID is held, and store
+// It returns an [*OptionError] for a bad cfg, a [*RealmError] if the realm uses
+// another node ID size, [ErrNoFreeNodeID] if every node ID is held, and store
 // errors wrapped with %w; on error it revokes the lease it granted.
-// option names the option that sets a Config field, for error messages.
+// option names the option that sets a [Config] field, for error messages.
 func Acquire(ctx context.Context, store Store, cfg Config, option func(field string) string) (*Node, error) {
 	if store == nil {
 		return nil, &OptionError{Option: option("Store"), Reason: "no etcd client (nil)"}
@@ -396,11 +396,11 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 	return free, nil
 }
 
-// errNilNode is what the generating methods of a nil *Node return.
+// errNilNode is what the generating methods of a nil [*Node] return.
 var errNilNode = fmt.Errorf("%w: the Node was not returned by etcdnode.Acquire", ErrClosed)
 
 // Generate returns a new ID under the node's node ID, stamped with the
-// node's clock. The error is ErrLeaseLost or ErrClosed (wrapped) once the
+// node's clock. The error is [ErrLeaseLost] or [ErrClosed] (wrapped) once the
 // node is done, scru64.ErrClockRollback if the clock is more than
 // scru64.DefaultRollbackAllowance behind the last ID, or
 // scru64.ErrInvalidTimestamp for a clock outside SCRU64's range. It does not
@@ -461,8 +461,8 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 // GenerateOrSleep is Generate that, instead of returning
 // scru64.ErrClockRollback, sleeps until the clock is back within
 // scru64.DefaultRollbackAllowance of the last ID, checking at least every
-// 64 ms. It returns an error only when the node is done (ErrLeaseLost,
-// ErrClosed) or the clock is outside SCRU64's range.
+// 64 ms. It returns an error only when the node is done ([ErrLeaseLost],
+// [ErrClosed]) or the clock is outside SCRU64's range.
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNilNode
@@ -504,8 +504,8 @@ func (n *Node) NodeSpec() scru64.NodeSpec { return n.gen.NodeSpec() }
 // lost or it was closed. Err says which.
 func (n *Node) Done() <-chan struct{} { return n.done }
 
-// Err returns nil while the node mints, then an error matching ErrLeaseLost
-// or ErrClosed that says why it stopped.
+// Err returns nil while the node mints, then an error matching [ErrLeaseLost]
+// or [ErrClosed] that says why it stopped.
 func (n *Node) Err() error { return n.limits.Load().err }
 
 // publish replaces old with next if old is still current, and wakes the
@@ -537,7 +537,7 @@ func (n *Node) update(f func(cur limits) *limits) {
 }
 
 // finish ends minting for good with err, unless the node is done already
-// (only Close overrides a final limits, with ErrClosed).
+// (only Close overrides a final limits, with [ErrClosed]).
 func (n *Node) finish(err error) {
 	n.update(func(limits) *limits {
 		return &limits{deadline: math.MinInt64, err: err, changed: make(chan struct{})}
@@ -679,8 +679,8 @@ func highWater(bound uint64, nodeID uint32, size uint8) scru64.ID {
 
 // Close stops minting, stores the last ID in the continuity record and
 // revokes the lease, freeing the node ID. Afterwards every generate call
-// returns ErrClosed and Done is closed. It returns an error matching
-// ErrClosed if the node was already closed, one matching ErrLeaseLost if
+// returns [ErrClosed] and Done is closed. It returns an error matching
+// ErrClosed if the node was already closed, one matching [ErrLeaseLost] if
 // the lease had been lost (the record then keeps the high-water mark, which
 // is safe), and store errors wrapped with %w; the node is closed in every
 // case, and a lease that could not be revoked expires after its TTL.
@@ -738,7 +738,7 @@ func (n *Node) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// revokeDetached revokes the lease of a failed Acquire, with a context of
+// revokeDetached revokes the lease of a failed [Acquire], with a context of
 // its own so that a cancelled Acquire still cleans up.
 func (n *Node) revokeDetached() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -2,7 +2,7 @@ package nodelease
 
 import "context"
 
-// Store is the part of etcd a Node uses: leases, four small transactions and
+// Store is the part of etcd a [Node] uses: leases, four small transactions and
 // a key listing. It is written as an interface so that the protocol lives
 // once, here, while the etcd module implements it over clientv3 and the
 // command-line tool over etcd's JSON gateway (internal/etcdhttp), which

@@ -10,6 +10,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/scru64"
 	"github.com/fastid/scru128/scru64/etcdnode"
 )
@@ -145,9 +146,7 @@ func TestAcquireWithOptions(t *testing.T) {
 
 // TestGenerateDoesNotAllocate pins Generate's zero-allocation promise.
 func TestGenerateDoesNotAllocate(t *testing.T) {
-	if testing.CoverMode() != "" || raceEnabled {
-		t.Skip("instrumented builds allocate")
-	}
+	idtest.SkipIfInstrumented(t)
 	srv := startServer(t)
 	n, err := etcdnode.Acquire(context.Background(), newClient(t, srv.endpoint), etcdnode.WithNodeIDSize(1))
 	if err != nil {

@@ -7,9 +7,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
+
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/fastid/scru128/bench"
 )
+
+// parseLine returns the sample on one line of go test output, as collect
+// reads it.
+func parseLine(line string) (sample, bool) {
+	r := benchfmt.NewReader(strings.NewReader(line), "test")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			return sampleOf(res)
+		}
+	}
+	return sample{}, false
+}
 
 func TestParseLine(t *testing.T) {
 	for _, tc := range []struct {
@@ -30,6 +45,25 @@ func TestParseLine(t *testing.T) {
 		got, ok := parseLine(tc.line)
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("parseLine(%q) = %+v, %v; want %+v, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestCollectShowsFailures checks that collect passes on the lines of a
+// failing run, including one split across reads, and keeps the results.
+func TestCollectShowsFailures(t *testing.T) {
+	out := "BenchmarkMint/rs-xid-2  1  56 ns/op\n--- FAIL: BenchmarkParse/rs-xid\npanic: boom\nFAIL\tgithub.com/fastid/scru128/bench\t1.0s\n"
+	var progress strings.Builder
+	res, err := collect(iotest.OneByteReader(strings.NewReader(out)), &progress, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.runs("Mint", "rs-xid") != 1 {
+		t.Errorf("results: %v", res.samples)
+	}
+	for _, want := range []string{"--- FAIL: BenchmarkParse/rs-xid\n", "panic: boom\n", "FAIL\tgithub.com"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, progress.String())
 		}
 	}
 }

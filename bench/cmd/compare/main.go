@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -32,6 +31,7 @@ import (
 	"time"
 
 	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/fastid/scru128/bench"
 )
@@ -166,18 +166,19 @@ func moduleDir(ctx context.Context) (string, error) {
 }
 
 // collect reads go test's output, keeps the benchmark results and prints a
-// progress line for each.
+// progress line for each, and the lines that report a failure.
 func collect(r io.Reader, progress io.Writer, count int) (*results, error) {
 	res := newResults()
-	sc := bufio.NewScanner(r)
+	failures := &failureLines{w: progress}
+	br := benchfmt.NewReader(io.TeeReader(r, failures), "go test output")
 	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		s, ok := parseLine(line)
+	for br.Scan() {
+		rec, ok := br.Result().(*benchfmt.Result)
 		if !ok {
-			if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") || strings.Contains(line, "panic:") {
-				fmt.Fprintln(progress, line)
-			}
+			continue // unit metadata, or a line that only looks like a result
+		}
+		s, ok := sampleOf(rec)
+		if !ok {
 			continue
 		}
 		res.add(s)
@@ -185,7 +186,29 @@ func collect(r io.Reader, progress io.Writer, count int) (*results, error) {
 		fmt.Fprintf(progress, "[%3d] %-40s run %d/%d  %8.2f ns/op  %g allocs/op\n",
 			n, s.op+"/"+s.lib, res.runs(s.op, s.lib), count, s.nsPerOp, s.allocsPerOp)
 	}
-	return res, sc.Err()
+	return res, br.Err()
+}
+
+// failureLines writes to w the lines of go test's output that report a
+// failure or a panic, as the output passes through.
+type failureLines struct {
+	w       io.Writer
+	partial []byte // the start of a line whose end has not come yet
+}
+
+func (f *failureLines) Write(p []byte) (int, error) {
+	f.partial = append(f.partial, p...)
+	for {
+		line, rest, ok := bytes.Cut(f.partial, []byte("\n"))
+		if !ok {
+			break
+		}
+		if bytes.HasPrefix(line, []byte("--- FAIL")) || bytes.HasPrefix(line, []byte("FAIL")) || bytes.Contains(line, []byte("panic:")) {
+			fmt.Fprintf(f.w, "%s\n", line)
+		}
+		f.partial = rest
+	}
+	return len(p), nil
 }
 
 func machineLine() string {

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"regexp"
+	"bytes"
 	"slices"
-	"strconv"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 // sample is one result line of go test -bench.
@@ -13,26 +14,36 @@ type sample struct {
 	allocsPerOp float64
 }
 
-// resultLine matches "BenchmarkOp/lib-N   iterations   x ns/op ..." with an
-// optional GOMAXPROCS suffix.
-var resultLine = regexp.MustCompile(`^Benchmark([A-Za-z0-9]+)/(\S+?)(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op(?:.*?\s([0-9.]+) allocs/op)?`)
+// sampleOf returns the sample of a result of benchfmt's reader: the
+// benchmark's base name is the operation and its sub-benchmark name (less
+// any GOMAXPROCS suffix) the library. It reports false for a result of
+// another shape, such as a benchmark without a library or without ns/op.
+func sampleOf(r *benchfmt.Result) (sample, bool) {
+	op, parts := r.Name.Parts()
+	if n := len(parts); n > 0 && parts[n-1][0] == '-' {
+		parts = parts[:n-1] // -GOMAXPROCS
+	}
+	ns, ok := origValue(r, "ns/op")
+	if len(parts) == 0 || !ok {
+		return sample{}, false
+	}
+	allocs, _ := origValue(r, "allocs/op")
+	lib := bytes.Join(parts, nil)[1:] // without the first part's "/"
+	return sample{op: string(op), lib: string(lib), nsPerOp: ns, allocsPerOp: allocs}, true
+}
 
-// parseLine returns the sample on a result line, or false for any other
-// line.
-func parseLine(line string) (sample, bool) {
-	m := resultLine.FindStringSubmatch(line)
-	if m == nil {
-		return sample{}, false
+// origValue returns a result's value in unit as go test printed it: the
+// reader converts ns/op to seconds, and the report keeps nanoseconds.
+func origValue(r *benchfmt.Result, unit string) (float64, bool) {
+	for _, v := range r.Values {
+		switch {
+		case v.OrigUnit == unit:
+			return v.OrigValue, true
+		case v.OrigUnit == "" && v.Unit == unit:
+			return v.Value, true
+		}
 	}
-	ns, err := strconv.ParseFloat(m[3], 64)
-	if err != nil {
-		return sample{}, false
-	}
-	s := sample{op: m[1], lib: m[2], nsPerOp: ns}
-	if m[4] != "" {
-		s.allocsPerOp, _ = strconv.ParseFloat(m[4], 64)
-	}
-	return s, true
+	return 0, false
 }
 
 // results gathers the samples of every (operation, library) pair.

@@ -1,10 +1,7 @@
-// Package naive is the plain reference implementation that the fast code is
-// tested against. It favours being obviously right over being fast: the codec
-// uses math/big, and the generator core follows the specification's algorithm
-// line by line. It is imported by tests only.
 package naive
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -40,8 +37,8 @@ func Encode(id [16]byte) string {
 }
 
 // Decode parses 25 Base36 digits, ignoring case, with math/big. It returns
-// ErrInvalidLength, ErrInvalidCharacter (with the offset of the first bad
-// byte) or ErrOutOfRange.
+// [ErrInvalidLength], [ErrInvalidCharacter] (with the offset of the first bad
+// byte) or [ErrOutOfRange].
 func Decode(s []byte) ([16]byte, int, error) {
 	var id [16]byte
 	if len(s) != 25 {
@@ -75,8 +72,9 @@ func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) [16]byte
 	return id
 }
 
-// Core is the generator state of the specification, stepped by the issue's
-// numbered algorithm. Its zero value is the initial state.
+// Core is the generator state of the specification, stepped by its
+// algorithm in the numbered steps below. Its zero value is the initial
+// state.
 type Core struct {
 	Timestamp   uint64
 	CounterHi   uint32
@@ -85,13 +83,18 @@ type Core struct {
 	Rng         io.Reader
 }
 
-// draw reads 4 bytes from the rng as a big-endian uint32.
 func (c *Core) draw() (uint32, error) {
+	return drawUint32(c.Rng)
+}
+
+// drawUint32 reads 4 bytes from rng as a big-endian uint32: a random
+// number as every generator core here draws it.
+func drawUint32(rng io.Reader) (uint32, error) {
 	var b [4]byte
-	if _, err := io.ReadFull(c.Rng, b[:]); err != nil {
+	if _, err := io.ReadFull(rng, b[:]); err != nil {
 		return 0, fmt.Errorf("naive: rng: %w", err)
 	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), nil
+	return binary.BigEndian.Uint32(b[:]), nil
 }
 
 // Generate runs one step. With abort set it is the OrAbort form, otherwise

@@ -1,5 +1,0 @@
-//go:build !race
-
-package entropy
-
-const raceEnabled = false

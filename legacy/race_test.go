@@ -1,5 +1,0 @@
-//go:build race
-
-package legacy
-
-const raceEnabled = true

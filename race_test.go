@@ -1,5 +1,0 @@
-//go:build race
-
-package scru128
-
-const raceEnabled = true

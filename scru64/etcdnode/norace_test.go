@@ -1,5 +1,0 @@
-//go:build !race
-
-package etcdnode_test
-
-const raceEnabled = false

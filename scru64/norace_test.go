@@ -1,5 +1,0 @@
-//go:build !race
-
-package scru64
-
-const raceEnabled = false

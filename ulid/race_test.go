@@ -1,5 +1,0 @@
-//go:build race
-
-package ulid
-
-const raceEnabled = true

@@ -1,5 +1,0 @@
-//go:build !race
-
-package ulidflake
-
-const raceEnabled = false
