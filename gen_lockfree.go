@@ -145,14 +145,14 @@ func NewGeneratorWithRng(rng io.Reader) *Generator {
 // before 1970 or after [MaxTimestamp] ([ErrInvalidTimestamp]). Generate
 // does not allocate.
 func (g *Generator) Generate() (ID, error) {
-	return g.generate(0, DefaultRollbackAllowance, now)
+	return g.generate(0, DefaultRollbackAllowance, epoch.Now)
 }
 
 // GenerateOrAbort is [Generator.Generate] that returns [ErrClockRollback],
 // leaving the generator as it was, instead of resetting on a large clock
 // rollback. The IDs it returns are always greater than all earlier ones.
 func (g *Generator) GenerateOrAbort() (ID, error) {
-	return g.generate(0, DefaultRollbackAllowance, now|abort)
+	return g.generate(0, DefaultRollbackAllowance, epoch.Now|epoch.Abort)
 }
 
 // GenerateOrResetCore returns the next ID for a caller-supplied Unix
@@ -164,14 +164,14 @@ func (g *Generator) GenerateOrAbort() (ID, error) {
 // not meant for concurrent use: interleaving calls with other timestamps
 // breaks the order the timestamps imply.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ID, error) {
-	return g.generate(timestamp, rollbackAllowance, reset)
+	return g.generate(timestamp, rollbackAllowance, epoch.Reset)
 }
 
 // GenerateOrAbortCore is [Generator.GenerateOrResetCore] that returns
 // [ErrClockRollback], leaving the generator as it was, when timestamp is
 // more than rollbackAllowance ms behind the last ID.
 func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID, error) {
-	return g.generate(timestamp, rollbackAllowance, abort)
+	return g.generate(timestamp, rollbackAllowance, epoch.Abort)
 }
 
 // Fill fills dst with new IDs, each greater than the one before, all minted
@@ -182,7 +182,7 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID
 func (g *Generator) Fill(dst []ID) error {
 	timestamp := g.clock.Millis()
 	for i := range dst {
-		id, err := g.generate(timestamp, DefaultRollbackAllowance, fromClock)
+		id, err := g.generate(timestamp, DefaultRollbackAllowance, epoch.FromClock)
 		if err != nil {
 			return err
 		}
@@ -207,8 +207,8 @@ func (g *Generator) Fill(dst []ID) error {
 // cheaper, but a wrapper that assembles them does not fit the inlining
 // budget, and a copy made by a wrapper that does not inline stalls on
 // store forwarding.)
-func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err error) {
-	if m&now == now {
+func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, err error) {
+	if m&epoch.Now == epoch.Now {
 		// The clock read in two inlined halves, without a call.
 		mono := clock.Mono()
 		var ok bool
@@ -249,17 +249,6 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ID, err er
 	}
 	return g.slow(timestamp, allowance, m, d)
 }
-
-// mode says where a call's timestamp came from and what a rollback beyond
-// the allowance does.
-type mode uint8
-
-const (
-	reset     mode = 0                // start again from the timestamp
-	abort     mode = 1 << 0           // return ErrClockRollback
-	fromClock mode = 1 << 1           // the timestamp is a clock reading (see slow)
-	now       mode = 1<<2 | fromClock // read the clock for the timestamp
-)
 
 // putID writes into *id the ID that the hot word's per-ID part stands for
 // in the epoch whose cold payloads are renewedAt and hiWord. It writes in
@@ -358,7 +347,7 @@ func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, er
 // reading and its first look at the state would reset the stream to its
 // stale time, and two such goroutines could keep resetting each other's
 // epochs.
-func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (id ID, err error) {
+func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id ID, err error) {
 	e := &g.engine
 	for {
 		s := e.Load(coldWords)
@@ -370,19 +359,19 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode, d draws) (id ID, e
 			}
 			continue
 		}
-		if current := s.Payload(0) + s.Hot>>deltaShift&(1<<deltaBits-1); m&fromClock != 0 &&
+		if current := s.Payload(0) + s.Hot>>deltaShift&(1<<deltaBits-1); m&epoch.FromClock != 0 &&
 			timestamp < current && current-timestamp > allowance {
 			// A clock reading taken before other calls minted later IDs is
 			// stale, not a rollback (the call may have been descheduled
 			// after reading the clock): only a reading taken after seeing
 			// the state can show one.
-			m &^= fromClock
+			m &^= epoch.FromClock
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ID{}, ErrInvalidTimestamp
 			}
 			continue
 		}
-		p, err := next(s, timestamp, allowance, m&abort != 0)
+		p, err := next(s, timestamp, allowance, m&epoch.Abort != 0)
 		if err != nil {
 			return ID{}, err
 		}

@@ -112,7 +112,7 @@ func NewGeneratorWithRng(rng io.Reader) *Generator {
 // or after [MaxTimestamp], and, for a generator made with
 // [NewGeneratorWithRng], the rng's error. Generate does not allocate.
 func (g *Generator) Generate() (ULID, error) {
-	return g.generate(0, DefaultRollbackAllowance, now)
+	return g.generate(0, DefaultRollbackAllowance, epoch.Now)
 }
 
 // GenerateOrAbort is [Generator.Generate] that returns [ErrClockRollback],
@@ -120,7 +120,7 @@ func (g *Generator) Generate() (ULID, error) {
 // clock rollback. The IDs it returns are always greater than all earlier
 // ones.
 func (g *Generator) GenerateOrAbort() (ULID, error) {
-	return g.generate(0, DefaultRollbackAllowance, now|abort)
+	return g.generate(0, DefaultRollbackAllowance, epoch.Now|epoch.Abort)
 }
 
 // GenerateOrResetCore returns the next ULID for a caller-supplied Unix
@@ -132,14 +132,14 @@ func (g *Generator) GenerateOrAbort() (ULID, error) {
 // Like any core it is not meant for concurrent use: interleaving calls with
 // other timestamps breaks the order the timestamps imply.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ULID, error) {
-	return g.generate(timestamp, rollbackAllowance, reset)
+	return g.generate(timestamp, rollbackAllowance, epoch.Reset)
 }
 
 // GenerateOrAbortCore is [Generator.GenerateOrResetCore] that returns
 // [ErrClockRollback], leaving the generator as it was, when timestamp is
 // more than rollbackAllowance ms behind the last ID.
 func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ULID, error) {
-	return g.generate(timestamp, rollbackAllowance, abort)
+	return g.generate(timestamp, rollbackAllowance, epoch.Abort)
 }
 
 // generate is the one engine behind every generating method. m says where
@@ -152,8 +152,8 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (UL
 // it in place before the add, as the value the add is expected to produce,
 // and rewritten only if another goroutine's add came first (see the root
 // package's generate for why it is not returned in registers instead).
-func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err error) {
-	if m&now == now {
+func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ULID, err error) {
+	if m&epoch.Now == epoch.Now {
 		// The clock read in two inlined halves, without a call.
 		mono := clock.Mono()
 		var ok bool
@@ -190,17 +190,6 @@ func (g *Generator) generate(timestamp, allowance uint64, m mode) (id ULID, err 
 	return g.slow(timestamp, allowance, m)
 }
 
-// mode says where a call's timestamp came from and what a rollback beyond
-// the allowance does.
-type mode uint8
-
-const (
-	reset     mode = 0                // start again from the timestamp
-	abort     mode = 1 << 0           // return ErrClockRollback
-	fromClock mode = 1 << 1           // the timestamp is a clock reading (see slow)
-	now       mode = 1<<2 | fromClock // read the clock for the timestamp
-)
-
 // randomPart returns the random part that the hot word's count stands for in
 // the epoch of s, base + count, as its high 32 and low 48 bits, and ok
 // false if it does not fit 80 bits.
@@ -228,7 +217,7 @@ func putID(id *ULID, timestamp, randHi, randLo uint64) {
 // reading and its first look at the state would reset the stream to its
 // stale time, and two such goroutines could keep resetting each other's
 // epochs.
-func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
+func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error) {
 	e := &g.engine
 	var r random
 	for {
@@ -246,9 +235,9 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 			continue
 		}
 		current := s.Payload(0)
-		if m&fromClock != 0 && timestamp < current && current-timestamp > allowance {
+		if m&epoch.FromClock != 0 && timestamp < current && current-timestamp > allowance {
 			// A stale reading, or a rollback: see the doc comment.
-			m &^= fromClock
+			m &^= epoch.FromClock
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ULID{}, ErrInvalidTimestamp
 			}
@@ -268,7 +257,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m mode) (ULID, error) {
 				return FromUint64s(pack(current, randHi, randLo)), nil
 			}
 			continue
-		case timestamp < current && m&abort != 0:
+		case timestamp < current && m&epoch.Abort != 0:
 			return ULID{}, ErrClockRollback
 		}
 		// A new millisecond, or a reset after a large rollback: a new epoch

@@ -298,6 +298,28 @@ func (e *Engine) Help(s Snapshot, n int, payload [MaxCold]uint64, perID uint64) 
 	e.hot.CompareAndSwap(s.Hot, tag<<TagShift|perID)
 }
 
+// Mode says where a generating call's timestamp comes from and what a
+// rollback beyond the allowance does, for the formats' generate functions.
+type Mode uint8
+
+const (
+	// Reset starts the stream again from the timestamp after a rollback
+	// beyond the allowance.
+	Reset Mode = 0
+	// Abort returns the format's ErrClockRollback instead, leaving the
+	// state as it was.
+	Abort Mode = 1 << 0
+	// FromClock says the timestamp is a clock reading: a state more than
+	// the allowance ahead of it counts as a rollback only after a second
+	// reading, taken after the state was seen, confirms it (a call
+	// descheduled after reading the clock holds a stale reading, not a
+	// rolled-back clock).
+	FromClock Mode = 1 << 1
+	// Now has the generate function read the clock itself, so that the
+	// exported methods stay one-line calls that inline.
+	Now Mode = 1<<2 | FromClock
+)
+
 // Step names a point between the engine's steps at which a test hook runs.
 // Each is a point after the call has loaded the words and before it writes
 // one, which is where another call's writes can come between.
