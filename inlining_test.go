@@ -40,7 +40,7 @@ var inlined = map[string][]string{
 		"(*Generator).GenerateOrResetCore", "(*Generator).GenerateOrAbortCore",
 		"putID", "randomPart", "pack", "ULID.Compare", "ULID.Timestamp", "Parse", "ParseBytes",
 	},
-	"scru64":    {"ID.Compare", "Parse", "ParseBytes", "ID.MarshalText"},
+	"scru64":    {"(*Generator).Generate", "(*Generator).GenerateOrAbortCore", "ID.Compare", "Parse", "ParseBytes", "ID.MarshalText"},
 	"ulidflake": {"Parse", "ParseBytes", "ID.MarshalText"},
 	"legacy":    {"ID.Compare", "Parse", "ParseBytes"},
 }

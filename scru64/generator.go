@@ -146,19 +146,7 @@ func (g *Generator) NodeSpec() NodeSpec {
 // 4261 or later, and [ErrNoNodeSpec] for the zero [Generator]. Generate does
 // not allocate.
 func (g *Generator) Generate() (ID, error) {
-	unixMillis := wallClock.Millis()
-	// The common case inline: the clock is in the last ID's tick or a
-	// little behind it and the counter has room, so the next ID is the
-	// last one plus one. It is next's first case, with the same checks.
-	// The zero Generator never takes it: with counterMask 0 the counter
-	// always looks full.
-	timestamp, prev := unixMillis>>8, g.prev.Load()
-	if prev>>nodeCtrSize-timestamp <= DefaultRollbackAllowance>>8 && timestamp != 0 &&
-		prev&g.counterMask != g.counterMask && prev>>nodeCtrSize < MaxTimestamp &&
-		g.prev.CompareAndSwap(prev, prev+1) {
-		return ID(prev + 1), nil
-	}
-	return g.next(unixMillis, DefaultRollbackAllowance, false)
+	return g.generate(0, DefaultRollbackAllowance, true)
 }
 
 // GenerateOrReset is Generate that, instead of returning [ErrClockRollback],
@@ -209,16 +197,31 @@ func (g *Generator) GenerateOrSleep() (ID, error) {
 // out of order by several goroutines make an order of IDs that no clock
 // would.
 func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (ID, error) {
-	// Generate's inline fast path, with the caller's time and allowance,
-	// so that a wrapper that reads the clock itself pays no more than
-	// Generate does.
+	return g.generate(unixMillis, rollbackAllowance, false)
+}
+
+// generate is Generate and GenerateOrAbortCore: with now set it reads the
+// clock itself, so that both are one-line calls that inline. The common
+// case comes first: the time is in the last ID's tick or a little behind
+// it and the counter has room, so the next ID is the last one plus one. It
+// is next's first case, with the same checks. The zero Generator never
+// takes it: with counterMask 0 the counter always looks full.
+func (g *Generator) generate(unixMillis, allowance uint64, now bool) (ID, error) {
+	if now {
+		// The clock read in two inlined halves, without a call.
+		mono := clock.Mono()
+		var ok bool
+		if unixMillis, ok = wallClock.TryMillisAt(mono); !ok {
+			unixMillis = wallClock.MillisAt(mono)
+		}
+	}
 	timestamp, prev := unixMillis>>8, g.prev.Load()
-	if prev>>nodeCtrSize-timestamp <= rollbackAllowance>>8 && timestamp != 0 &&
+	if prev>>nodeCtrSize-timestamp <= allowance>>8 && timestamp != 0 &&
 		prev&g.counterMask != g.counterMask && prev>>nodeCtrSize < MaxTimestamp &&
 		g.prev.CompareAndSwap(prev, prev+1) {
 		return ID(prev + 1), nil
 	}
-	return g.next(unixMillis, rollbackAllowance, false)
+	return g.next(unixMillis, allowance, false)
 }
 
 // GenerateOrResetCore is [Generator.GenerateOrAbortCore] that resets the

@@ -411,7 +411,13 @@ func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNilNode
 	}
-	millis, mono := n.clock.MillisMono()
+	// One clock read gives the timestamp and the monotonic reading the
+	// deadline is checked against, in two halves that inline.
+	mono := clock.Mono()
+	millis, ok := n.clock.TryMillisAt(mono)
+	if !ok {
+		millis = n.clock.MillisAt(mono)
+	}
 	id, err := n.gen.GenerateOrAbortCore(millis, scru64.DefaultRollbackAllowance)
 	// The load comes after the mint's compare-and-swap; Close relies on
 	// that order (see Close).
