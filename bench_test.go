@@ -1,9 +1,13 @@
 package scru128
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/clock"
+	"github.com/fastid/scru128/internal/entropy"
+	"github.com/fastid/scru128/internal/epoch"
 	"github.com/fastid/scru128/internal/idtest"
 )
 
@@ -158,4 +162,62 @@ func BenchmarkCompare(b *testing.B) {
 		sum += ids[i&3].Compare(ids[(i+1)&3])
 	}
 	sinkInt = sum
+}
+
+// BenchmarkGenerateSteps adds the parts of Generate's fast path to the
+// floor one at a time, to show where its time goes: this module's clock
+// (the wall-clock offset and its re-anchoring check), the keyed entropy,
+// loading and checking the state, assembling the 16-byte ID, and Generate
+// itself. Each step stores what it made, as a caller would.
+func BenchmarkGenerateSteps(b *testing.B) {
+	b.Run("1-floor", idtest.BenchFloor)
+	for level, name := range []string{2: "2-clock", 3: "3-entropy", 4: "4-state", 5: "5-assemble"} {
+		if name != "" {
+			b.Run(name, func(b *testing.B) { generateSteps(b, level) })
+		}
+	}
+	b.Run("6-generate", func(b *testing.B) {
+		g := NewGenerator()
+		for b.Loop() {
+			sinkID, _ = g.Generate()
+		}
+	})
+}
+
+var benchSink uint64
+
+// generateSteps runs the fast path's parts up to level (see
+// BenchmarkGenerateSteps). The switch on level is the same in every round,
+// so its branches are predicted.
+func generateSteps(b *testing.B, level int) {
+	var c clock.Clock
+	var e epoch.Engine
+	var ent entropy.Shared
+	var sink uint64
+	for b.Loop() {
+		mono := clock.Mono() // the clock read as generate does it
+		ms, ok := c.TryMillisAt(mono)
+		if !ok {
+			ms = c.MillisAt(mono)
+		}
+		switch level {
+		case 2:
+			sink += ms ^ rand.Uint64() ^ e.Reserve(1)
+		case 3:
+			sink += ms ^ ent.Uint64() ^ e.Reserve(1)
+		case 4:
+			if s := e.Load(coldWords); s.Consistent() && s.Payload(0) <= ms {
+				sink += ent.Uint64()
+			}
+			sink += e.Reserve(1)
+		default:
+			var id ID
+			if s := e.Load(coldWords); s.Consistent() && s.Payload(0) <= ms {
+				putID(&id, ms, s.Payload(1), s.Hot+1, uint32(ent.Uint64()))
+			}
+			e.Reserve(1)
+			sinkID = id
+		}
+	}
+	benchSink = sink
 }
