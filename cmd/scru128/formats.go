@@ -118,8 +118,8 @@ var scru128Format = format{
 	name: "scru128", textLen: 25, is128: true,
 	minMillis: 1, maxMillis: scru128.MaxTimestamp,
 	newMinter: func(o mintOptions) (minter, error) {
-		encode := o.out.encoder128(func(b []byte, id [16]byte) []byte {
-			b, _ = scru128.ID(id).AppendText(b)
+		encode := encoder128(o.out, func(b []byte, id scru128.ID) []byte {
+			b, _ = id.AppendText(b)
 			return b
 		})
 		g := scru128.NewGenerator()
@@ -129,26 +129,16 @@ var scru128Format = format{
 			ms := uint64(o.atMillis)
 			return &idMinter[scru128.ID]{
 				next:   func() (scru128.ID, error) { return g.GenerateOrAbortCore(ms, rollbackAllowance) },
-				encode: func(b []byte, id scru128.ID) []byte { return encode(b, id) },
+				encode: encode,
 			}, nil
 		}
 		// Mint in batches with Fill: one clock reading per batch of up to
 		// 256 (about 4 µs of IDs), then encode each straight into the
 		// output buffer.
-		batch := make([]scru128.ID, min(max(o.batch, 1), 256))
-		used := len(batch)
 		return &idMinter[scru128.ID]{
-			next: func() (scru128.ID, error) {
-				if used == len(batch) {
-					if err := g.Fill(batch); err != nil {
-						return scru128.ID{}, err
-					}
-					used = 0
-				}
-				used++
-				return batch[used-1], nil
-			},
-			encode: func(b []byte, id scru128.ID) []byte { return encode(b, id) },
+			fill:   g.Fill,
+			batch:  make([]scru128.ID, min(max(o.batch, 1), 256)),
+			encode: encode,
 		}, nil
 	},
 	describe: func(text string, raw *[16]byte, loc *time.Location) (any, error) {
@@ -182,12 +172,12 @@ var scru64Format = format{
 	minMillis: 256, maxMillis: scru64.MaxTimestamp<<8 - 1,
 	newMinter: func(o mintOptions) (minter, error) {
 		g, generate := o.scru64, o.scru64Generate
-		encode := o.out.encoder64(func(b []byte, id uint64) []byte {
-			b, _ = scru64.ID(id).AppendText(b)
+		encode := encoder64(o.out, func(b []byte, id scru64.ID) []byte {
+			b, _ = id.AppendText(b)
 			return b
 		})
 		m := &idMinter[scru64.ID]{
-			encode: func(b []byte, id scru64.ID) []byte { return encode(b, uint64(id)) },
+			encode: encode,
 		}
 		if o.atMillis != 0 {
 			ms := uint64(o.atMillis)
@@ -265,13 +255,13 @@ var ulidFormat = format{
 	name: "ulid", textLen: 26, is128: true,
 	minMillis: 1, maxMillis: ulid.MaxTimestamp,
 	newMinter: func(o mintOptions) (minter, error) {
-		encode := o.out.encoder128(func(b []byte, id [16]byte) []byte {
-			b, _ = ulid.ULID(id).AppendText(b)
+		encode := encoder128(o.out, func(b []byte, id ulid.ULID) []byte {
+			b, _ = id.AppendText(b)
 			return b
 		})
 		m := &idMinter[ulid.ULID]{
 			next:   func() (ulid.ULID, error) { return ulid.Make(), nil },
-			encode: func(b []byte, id ulid.ULID) []byte { return encode(b, id) },
+			encode: encode,
 		}
 		if o.atMillis != 0 {
 			g := ulid.NewGenerator()
@@ -311,12 +301,12 @@ var ulidflakeFormat = format{
 		if err != nil {
 			return nil, err
 		}
-		encode := o.out.encoder64(func(b []byte, id uint64) []byte {
-			b, _ = ulidflake.ID(id).AppendText(b)
+		encode := encoder64(o.out, func(b []byte, id ulidflake.ID) []byte {
+			b, _ = id.AppendText(b)
 			return b
 		})
 		m := &idMinter[ulidflake.ID]{
-			encode: func(b []byte, id ulidflake.ID) []byte { return encode(b, uint64(id)) },
+			encode: encode,
 		}
 		if o.atMillis != 0 {
 			m.next = stepOnError(o.atMillis, func(ms int64) (ulidflake.ID, error) {
@@ -367,13 +357,13 @@ var legacyFormat = format{
 	name: "legacy", textLen: 26, is128: true,
 	minMillis: legacy.TimestampBias, maxMillis: legacy.TimestampBias + legacy.MaxTimestamp,
 	newMinter: func(o mintOptions) (minter, error) {
-		encode := o.out.encoder128(func(b []byte, id [16]byte) []byte {
-			b, _ = legacy.ID(id).AppendText(b)
+		encode := encoder128(o.out, func(b []byte, id legacy.ID) []byte {
+			b, _ = id.AppendText(b)
 			return b
 		})
 		m := &idMinter[legacy.ID]{
 			next:   func() (legacy.ID, error) { return legacy.New(), nil },
-			encode: func(b []byte, id legacy.ID) []byte { return encode(b, id) },
+			encode: encode,
 		}
 		if o.atMillis != 0 {
 			g := legacy.NewGenerator()

@@ -277,7 +277,7 @@ func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 		}
 		return nil
 	}
-	for i := int64(0); n < 0 || i < n; i++ {
+	for i := int64(0); n < 0 || i < n; {
 		if c.attention.Load() {
 			c.attention.Store(false)
 			if c.stopped.Load() {
@@ -292,7 +292,13 @@ func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 				return err
 			}
 		}
-		line, err := m.mint(w.AvailableBuffer())
+		k := max(w.Available()/maxLine, 1)
+		if n >= 0 {
+			k = int(min(int64(k), n-i))
+		}
+		lines, done, err := m.mint(w.AvailableBuffer(), k)
+		w.Write(lines) // cannot fail: it fits the buffer
+		i += int64(done)
 		if err == errWouldWait {
 			if err := flush(); err != nil {
 				return err
@@ -300,12 +306,11 @@ func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 			if err := m.wait(c.stop); err != nil {
 				return err
 			}
-			line, err = m.mint(w.AvailableBuffer())
+			continue
 		}
 		if err != nil {
 			return err
 		}
-		w.Write(append(line, '\n')) // cannot fail: it fits the buffer
 	}
 	return flush()
 }

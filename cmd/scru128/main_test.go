@@ -511,18 +511,18 @@ type fakeMinter struct {
 	onWait                  func()
 }
 
-func (m *fakeMinter) mint(dst []byte) ([]byte, error) {
+func (m *fakeMinter) mint(dst []byte, k int) ([]byte, int, error) {
 	if m.failAfter > 0 && m.k == m.failAfter {
-		return dst, errors.New("out of IDs")
+		return dst, 0, errors.New("out of IDs")
 	}
 	if m.waitEvery > 0 && m.k%m.waitEvery == m.waitEvery-1 && !m.waiting {
 		m.waiting = true
-		return dst, errWouldWait
+		return dst, 0, errWouldWait
 	}
 	m.waiting = false
 	time.Sleep(m.delay)
 	m.k++
-	return fmt.Appendf(dst, "id%d", m.k), nil
+	return fmt.Appendf(dst, "id%d\n", m.k), 1, nil
 }
 
 func (m *fakeMinter) wait(<-chan struct{}) error {
@@ -547,6 +547,31 @@ func TestWriteIDsFlushesBeforeWaiting(t *testing.T) {
 	}
 	if n := strings.Count(out.String(), "\n"); n != 35 {
 		t.Errorf("%d lines, want 35", n)
+	}
+}
+
+// TestWriteIDsTakesBatchesInRuns: a batch minter writes as many lines per
+// call as the buffer holds, so a run ends inside a batch and the next goes
+// on from there, whatever the buffer's size.
+func TestWriteIDsTakesBatchesInRuns(t *testing.T) {
+	for _, size := range []int{16, maxLine, 1000, 64 << 10} {
+		m, err := scru128Format.newMinter(mintOptions{batch: 256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		c := startControl(nil)
+		err = writeIDs(bufio.NewWriterSize(&out, size), 1000, m, c)
+		c.end()
+		ls := lines(out.String())
+		if err != nil || len(ls) != 1000 {
+			t.Fatalf("buffer of %d: err %v, %d lines, want 1000", size, err, len(ls))
+		}
+		for i, l := range ls {
+			if _, err := scru128.Parse(l); err != nil || i > 0 && l <= ls[i-1] {
+				t.Fatalf("buffer of %d: line %d %q after %q (%v)", size, i+1, l, ls[max(i-1, 0)], err)
+			}
+		}
 	}
 }
 
