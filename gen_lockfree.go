@@ -74,10 +74,18 @@ const renewalInterval = 1000
 // specification's overflow into counter_hi. The add is accepted if its
 // result carries the loaded tag. The fast path is taken only with carries
 // below headroom, so the overflow an add may cause leaves counter_hi at
-// most at its maximum and carries at most 255: a valid state. Going past
-// that would take a second overflow, 2^24 more adds from calls that loaded
-// the state before the first one, all between their load and their add at
-// once; the engine is correct for fewer than 2^24 such calls. The rare
+// most at its maximum and carries at most 255: a valid state. An add made
+// some time after its load meets a later state of the epoch, and could
+// cause a second overflow: after 2^24 more adds from calls that loaded the
+// state before the first one, all between their load and their add at
+// once, or after a new millisecond drew counter_lo within reach of its
+// maximum. Only a second overflow with counter_hi at its maximum at the
+// same timestamp does harm (it wraps counter_hi below IDs already issued),
+// and that needs a base drawn within 255 of 2^24 (odds 2^-16 per renewal),
+// that many overflows in the epoch's second, and a waiting add meeting a
+// counter_lo drawn at its maximum (odds about 2^-24 per waiting add). The
+// generator does not guard against that; doing so needs a new millisecond
+// to start an epoch, so that the engine refuses adds from before it. The rare
 // steps (a new millisecond, a renewal, counter_hi's overflow, a reset) go
 // through compare-and-swap and check the state first.
 //
@@ -179,16 +187,64 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID
 // On a large clock rollback it resets like Generate. On error (only from a
 // failing rng) the IDs already written stay and the rest of dst is left
 // as it was. Fill does not allocate.
+//
+// With the default random source, Fill takes up to [maxRun] IDs with one
+// compare-and-swap where Generate takes one atomic operation per ID.
 func (g *Generator) Fill(dst []ID) error {
-	timestamp := g.clock.Millis()
-	for i := range dst {
+	return g.fill(dst, g.clock.Millis())
+}
+
+// maxRun bounds the IDs Fill takes at once, so that a run is well below
+// the 2^24 values of counter_lo and overflows it at most once.
+const maxRun = 256
+
+func (g *Generator) fill(dst []ID, timestamp uint64) error {
+	for len(dst) > 0 {
+		if g.rng == nil {
+			// With a caller's rng the draws must follow the specification's
+			// order one ID at a time; the default source's need not.
+			if n := g.takeRun(dst[:min(len(dst), maxRun)], timestamp); n > 0 {
+				dst = dst[n:]
+				continue
+			}
+		}
 		id, err := g.generate(timestamp, DefaultRollbackAllowance, epoch.FromClock)
 		if err != nil {
 			return err
 		}
-		dst[i] = id
+		dst[0] = id
+		dst = dst[1:]
 	}
 	return nil
+}
+
+// takeRun is generate's common case for len(run) IDs at once: in the same
+// millisecond, with carries below headroom, moving the hot word on by
+// len(run) takes that many consecutive values, exactly the IDs len(run)
+// calls would get from the specification's algorithm with this timestamp
+// (an overflow of counter_lo carries into carries, leaving a valid state
+// as in the type's comment). It moves the word by compare-and-swap from
+// the loaded value, not by an add: an add could land on a later state of
+// the epoch, and one of a whole run would use more of the margin the
+// type's comment describes than the single adds of Generate. It returns
+// len(run), or 0 without writing run if the common case does not hold or
+// another call moved the word first.
+func (g *Generator) takeRun(run []ID, timestamp uint64) int {
+	if timestamp-1 >= MaxTimestamp {
+		return 0 // generate returns the error
+	}
+	s := g.engine.Load(coldWords)
+	renewedAt, hiWord := s.Payload(0), s.Payload(1)
+	carries := s.Hot >> carryShift & maxCarries
+	current := renewedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
+	if !s.Consistent() || current-timestamp > DefaultRollbackAllowance || carries >= hiWord>>headroomShift ||
+		!g.engine.Advance(s, s.Hot+uint64(len(run))) {
+		return 0
+	}
+	for i := range run {
+		putID(&run[i], renewedAt, hiWord, s.Hot+1+uint64(i), uint32(g.ent.Uint64()))
+	}
+	return len(run)
 }
 
 // generate is the one engine behind every generating method: the

@@ -248,6 +248,108 @@ func TestFill(t *testing.T) {
 	}
 }
 
+// TestFillRunFollowsTheSpecification: a run taken at once is what one call
+// per ID would give, across an overflow of counter_lo into counter_hi.
+func TestFillRunFollowsTheSpecification(t *testing.T) {
+	const ts = 1_700_000_000_000
+	g := NewGenerator()
+	first, err := g.GenerateOrResetCore(ts, DefaultRollbackAllowance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Move counter_lo next to its maximum, as 2^24 IDs would.
+	s := g.engine.Load(coldWords)
+	if target := s.Hot&^counterMask | (counterMask - 10); target > s.Hot && !g.engine.Advance(s, target) {
+		t.Fatal("could not move the hot word")
+	}
+	ids := make([]ID, 3*maxRun+7)
+	if err := g.fill(ids, ts); err != nil {
+		t.Fatal(err)
+	}
+	hi, lo := first.CounterHi(), max(first.CounterLo(), counterMask-10)
+	for i, id := range ids {
+		// The specification's step: counter_lo + 1, with its overflow
+		// into counter_hi.
+		if lo++; lo > counterMask {
+			lo, hi = 0, hi+1
+		}
+		if id.Timestamp() != ts || id.CounterHi() != hi || id.CounterLo() != lo {
+			t.Fatalf("ID %d = %s (%d, %d, %d); want (%d, %d, %d)", i, id,
+				id.Timestamp(), id.CounterHi(), id.CounterLo(), uint64(ts), hi, lo)
+		}
+	}
+	if hi != first.CounterHi()+1 {
+		t.Fatal("the run did not cross an overflow of counter_lo")
+	}
+}
+
+// TestFillWithRngDrawsInOrder: with a caller's rng, Fill draws one ID at a
+// time, so its IDs equal those of one call per ID on the same stream.
+func TestFillWithRngDrawsInOrder(t *testing.T) {
+	const ts = 1_700_000_000_000
+	a, b := NewGeneratorWithRng(&counterReader{}), NewGeneratorWithRng(&counterReader{})
+	got := make([]ID, 600)
+	if err := a.fill(got, ts); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range got {
+		want, err := b.GenerateOrResetCore(ts, DefaultRollbackAllowance)
+		if err != nil || id != want {
+			t.Fatalf("ID %d: Fill %s, Generate %s (%v)", i, id, want, err)
+		}
+	}
+}
+
+// TestConcurrentFillAndGenerate: runs taken by Fill and single IDs taken by
+// Generate from several goroutines are unique, and each goroutine's IDs
+// increase.
+func TestConcurrentFillAndGenerate(t *testing.T) {
+	goroutines, perGoroutine := 8, 200_000
+	if idtest.RaceEnabled || testing.Short() {
+		perGoroutine = 20_000
+	}
+	g := NewGenerator()
+	results := make([][]ID, goroutines)
+	done := make(chan struct{})
+	for w := range goroutines {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			mine := make([]ID, perGoroutine)
+			for i := 0; i < len(mine); {
+				if w%2 == 0 {
+					n := min(1+i%(2*maxRun+3), len(mine)-i) // runs of many sizes
+					if err := g.Fill(mine[i : i+n]); err != nil {
+						t.Error(err)
+						return
+					}
+					i += n
+				} else {
+					id, err := g.Generate()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mine[i] = id
+					i++
+				}
+			}
+			for i := 1; i < len(mine); i++ {
+				if mine[i].Compare(mine[i-1]) <= 0 {
+					t.Errorf("goroutine %d: %s after %s", w, mine[i], mine[i-1])
+					return
+				}
+			}
+			results[w] = mine
+		}()
+	}
+	for range goroutines {
+		<-done
+	}
+	if !t.Failed() {
+		idtest.SortedUnique(t, results, goroutines*perGoroutine, ID.Compare)
+	}
+}
+
 func TestPackageLevel(t *testing.T) {
 	a, b := New(), New()
 	if b.Compare(a) <= 0 {

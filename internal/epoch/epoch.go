@@ -85,9 +85,10 @@
 // start faster than calls are made; with a real clock they last a second
 // (SCRU128) or a millisecond (ULID), so that takes 48 days or 70 minutes of
 // one goroutine never being scheduled while others mint without pause.
-// Reservations can push the per-ID part past a format's own limit only by
-// more concurrent adds than a format allows for (each format states its
-// own margin), never into the tag.
+// A reservation made some time after its Load meets a later state of the
+// epoch; whether it can then push the per-ID part past a format's own
+// limit depends on how the format moves that part, and each format states
+// its margin. It never reaches the tag.
 //
 // # The zero state
 //
