@@ -188,7 +188,7 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (ID
 // failing rng) the IDs already written stay and the rest of dst is left
 // as it was. Fill does not allocate.
 //
-// With the default random source, Fill takes up to [maxRun] IDs with one
+// With the default random source, Fill takes up to 256 IDs with one
 // compare-and-swap where Generate takes one atomic operation per ID.
 func (g *Generator) Fill(dst []ID) error {
 	return g.fill(dst, g.clock.Millis())
