@@ -261,9 +261,9 @@ func (n *Node) GenerateOrSleep() (scru64.ID, error) {
 	return n.core.GenerateOrSleep()
 }
 
-// GenerateString returns the 12-digit text of an ID from GenerateOrSleep,
+// NewString returns the 12-digit text of an ID from GenerateOrSleep,
 // with its errors. It makes one allocation, the string.
-func (n *Node) GenerateString() (string, error) {
+func (n *Node) NewString() (string, error) {
 	id, err := n.GenerateOrSleep()
 	if err != nil {
 		return "", err

@@ -66,8 +66,8 @@ func TestZeroNodeDoesNotPanic(t *testing.T) {
 		if _, err := n.GenerateOrSleep(); !errors.Is(err, etcdnode.ErrClosed) {
 			t.Fatalf("GenerateOrSleep: %v", err)
 		}
-		if _, err := n.GenerateString(); !errors.Is(err, etcdnode.ErrClosed) {
-			t.Fatalf("GenerateString: %v", err)
+		if _, err := n.NewString(); !errors.Is(err, etcdnode.ErrClosed) {
+			t.Fatalf("NewString: %v", err)
 		}
 		if err := n.Close(context.Background()); !errors.Is(err, etcdnode.ErrClosed) {
 			t.Fatalf("Close: %v", err)
@@ -102,7 +102,7 @@ func TestAcquireWithOptions(t *testing.T) {
 	if err != nil || len(size.Kvs) != 1 || string(size.Kvs[0].Value) != "12" {
 		t.Fatalf("realm size key: %v %v", size.Kvs, err)
 	}
-	s, err := n.GenerateString()
+	s, err := n.NewString()
 	if err != nil {
 		t.Fatal(err)
 	}
