@@ -229,7 +229,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error
 				if err := r.take(g); err != nil {
 					return ULID{}, err
 				}
-				e.Help(s, coldWords, [epoch.MaxCold]uint64{1: r.hi, 2: r.lo}, 0)
+				e.Help(s, coldWords, [epoch.MaxCold]uint64{1: r.hi, 2: r.lo}, 0) // the first ID is skipped
 				r.drawn = false
 			}
 			continue

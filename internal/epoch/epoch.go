@@ -29,8 +29,9 @@
 //	         hot:       (t, x)  -> (t+1, x0)           compare-and-swap, starter or helper, last
 //
 // A reserve or an advance whose result belongs to the loaded epoch claims
-// the ID of its result. The call that moves hot into a new epoch claims the
-// ID of x0; if a helper moved it, that ID is skipped, which costs nothing.
+// the ID of its result. The call that moves hot into a new epoch, the
+// starter or a helper, claims the ID of x0; a helper may also skip it,
+// which costs nothing.
 //
 // # Invariants
 //
@@ -68,9 +69,14 @@
 // helpers move a cold word only from a value carrying hot's old tag, and
 // hot only once all cold words carry the new one (invariant 1), so a helper
 // that stalled and woke in a later epoch fails every compare-and-swap. The
-// starter builds its first ID from the cold payloads in effect after its
-// writes (a helper may have written one of them first), and claims that ID
-// only if its own compare-and-swap moved hot.
+// starter and each helper read the cold payloads back after their writes
+// (another call may have written one of them first) and before their
+// compare-and-swap on hot; only the call whose compare-and-swap moved hot
+// claims the first ID, built from those payloads, which are the epoch's
+// because no later epoch can begin before hot has moved. That a helper can
+// claim it matters to a format whose epochs can begin in a state that
+// needs another epoch at once: each change then completes some call, so
+// helping cannot go on forever without any call returning.
 //
 // Every argument above orders atomic operations of different goroutines,
 // and relies on Go's sync/atomic operations being sequentially consistent
@@ -229,7 +235,7 @@ func (e *Engine) Advance(s Snapshot, next uint64) bool {
 	return e.hot.CompareAndSwap(s.Hot, next)
 }
 
-// Started is what Start did.
+// Started is what Start or Help did.
 type Started struct {
 	// Began reports that this call moved cold[0]: it began the epoch.
 	Began bool
@@ -237,7 +243,7 @@ type Started struct {
 	// epoch's first per-ID part is the caller's.
 	Claimed bool
 	// Payload holds the cold payloads in effect in the new epoch when
-	// Claimed is set (a helper may have written one of them first).
+	// Claimed is set (another call may have written one of them first).
 	Payload [MaxCold]uint64
 }
 
@@ -273,7 +279,9 @@ func (e *Engine) Start(s Snapshot, n int, payload [MaxCold]uint64, perID uint64)
 // Help finishes the epoch change that the snapshot shows under way
 // (Changing): it moves each cold word from 1 to n-1 that still carries the
 // hot word's tag to the given payload, and then the hot word to the per-ID
-// part perID. payload[0] is not used.
+// part perID. payload[0] is not used. Began is never set; Claimed reports
+// that this call moved the hot word, and Payload then holds the new
+// epoch's cold payloads (the ID of perID is the caller's to take or skip).
 //
 // The words were read one after another: a goroutine that stalled between
 // its reads may hold cold words of a newer epoch, and writing such a word
@@ -285,18 +293,32 @@ func (e *Engine) Start(s Snapshot, n int, payload [MaxCold]uint64, perID uint64)
 // cold word, read with the old tag or the new one and moved from the old
 // one if need be, carries the new tag: invariant 1 holds without checking
 // the words again.
-func (e *Engine) Help(s Snapshot, n int, payload [MaxCold]uint64, perID uint64) {
+//
+// As in Start, the payloads are read back after the cold words are moved
+// and before hot is: a later epoch cannot begin before hot moves, so if
+// the compare-and-swap on hot succeeds they are still the new epoch's.
+func (e *Engine) Help(s Snapshot, n int, payload [MaxCold]uint64, perID uint64) (r Started) {
 	oldTag := s.Hot >> TagShift & ColdTagMask
 	tag := (s.Hot>>TagShift + 1) & tagMask
 	coldTag := tag & ColdTagMask
+	r.Payload[0] = s.Payload(0)
 	for i := 1; i < n; i++ {
 		if s.Cold(i)&ColdTagMask == oldTag {
 			e.at(HelpingCold, i)
 			e.cold[i].CompareAndSwap(s.Cold(i), payload[i]<<ColdTagBits|coldTag)
 		}
+		w := e.cold[i].Load()
+		if w&ColdTagMask != coldTag {
+			return Started{} // a later epoch has begun: this change is over
+		}
+		r.Payload[i] = w >> ColdTagBits
 	}
 	e.at(HelpingHot, 0)
-	e.hot.CompareAndSwap(s.Hot, tag<<TagShift|perID)
+	if !e.hot.CompareAndSwap(s.Hot, tag<<TagShift|perID) {
+		return Started{}
+	}
+	r.Claimed = true
+	return r
 }
 
 // Mode says where a generating call's timestamp comes from and what a

@@ -145,13 +145,16 @@ func TestHelpFinishesAnEpochChange(t *testing.T) {
 	if !s.Changing() {
 		t.Fatalf("Changing = false for %#v", s)
 	}
-	e.Help(s, MaxCold, [MaxCold]uint64{0, 21, 31}, 0)
+	r := e.Help(s, MaxCold, [MaxCold]uint64{0, 21, 31}, 0)
 	if got, want := e.Words(), (Snapshot{hot(8, 0), cold(8, 10), cold(8, 21), cold(8, 31)}); got != want {
 		t.Fatalf("words after Help = %#v; want %#v", got, want)
 	}
+	if want := (Started{Claimed: true, Payload: [MaxCold]uint64{10, 21, 31}}); r != want {
+		t.Fatalf("Help = %+v; want %+v", r, want)
+	}
 	// The stalled starter wakes: cold[1] carries its tag with the helper's
 	// payload, and hot has moved, so it does not claim.
-	r := e.Start(Snapshot{hot(7, 12), cold(7, 1), cold(7, 2), cold(7, 3)}, MaxCold, [MaxCold]uint64{10, 20, 30}, 0)
+	r = e.Start(Snapshot{hot(7, 12), cold(7, 1), cold(7, 2), cold(7, 3)}, MaxCold, [MaxCold]uint64{10, 20, 30}, 0)
 	if r.Began || r.Claimed {
 		t.Fatalf("stalled starter after Help: %+v; want nothing (cold[0] has moved)", r)
 	}
@@ -166,9 +169,31 @@ func TestHelpMovesOnlyWordsOfHotsTag(t *testing.T) {
 	s := Snapshot{Hot: hot(7, 3), cold0: cold(8, 10), cold1: cold(8, 20), cold2: cold(9, 30)}
 	e.set(hot(9, 1), cold(9, 11), cold(9, 21), cold(9, 30))
 	before := e.Words()
-	e.Help(s, MaxCold, [MaxCold]uint64{0, 66, 77}, 0)
+	if r := e.Help(s, MaxCold, [MaxCold]uint64{0, 66, 77}, 0); r != (Started{}) {
+		t.Fatalf("a stale Help returned %+v", r)
+	}
 	if after := e.Words(); after != before {
 		t.Fatalf("a stale Help wrote: %#v -> %#v", before, after)
+	}
+}
+
+// TestHelpReportsThePayloadsInEffect: a helper whose cold[1] another call
+// wrote first reports that call's payload, and one whose compare-and-swap
+// on hot fails claims nothing.
+func TestHelpReportsThePayloadsInEffect(t *testing.T) {
+	var e Engine
+	e.set(hot(7, 12), cold(8, 10), cold(7, 2))
+	s := e.Load(2)
+	e.cold[1].Store(cold(8, 20)) // the starter wrote cold[1] after the snapshot
+	if r := e.Help(s, 2, [MaxCold]uint64{0, 66}, 5); r != (Started{Claimed: true, Payload: [MaxCold]uint64{10, 20}}) {
+		t.Fatalf("Help = %+v; want claimed with the starter's payload 20", r)
+	}
+	e.set(hot(7, 12), cold(8, 10), cold(7, 2))
+	s = e.Load(2)
+	e.hot.Store(hot(8, 3)) // another helper finished first
+	e.cold[1].Store(cold(8, 21))
+	if r := e.Help(s, 2, [MaxCold]uint64{0, 66}, 5); r.Claimed {
+		t.Fatalf("Help after another helper = %+v; want not claimed", r)
 	}
 }
 
@@ -270,7 +295,9 @@ func TestConcurrentClaims(t *testing.T) {
 				s := e.Load(MaxCold)
 				switch {
 				case s.Changing():
-					e.Help(s, MaxCold, payloads(r), 0)
+					if h := e.Help(s, MaxCold, payloads(r), 0); h.Claimed {
+						mine = append(mine, claim{(s.Tag() + 1) % (1 << TagBits), 0, h.Payload})
+					}
 				case !s.Consistent():
 					runtime.Gosched()
 				case r.IntN(64) == 0:
