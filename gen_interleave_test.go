@@ -38,6 +38,24 @@ func (c constUint32Reader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// scriptReader returns its script's 4-byte draws in turn, and then fill for
+// every draw after them.
+type scriptReader struct {
+	script []uint32
+	fill   uint32
+}
+
+func (r *scriptReader) Read(p []byte) (int, error) {
+	for i := 0; i+4 <= len(p); i += 4 {
+		v := r.fill
+		if len(r.script) > 0 {
+			v, r.script = r.script[0], r.script[1:]
+		}
+		p[i], p[i+1], p[i+2], p[i+3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	}
+	return len(p) / 4 * 4, nil
+}
+
 // coreCall is one call of a core method.
 type coreCall struct {
 	timestamp, allowance uint64
@@ -109,6 +127,15 @@ func TestInterleavings(t *testing.T) {
 			calls: []coreCall{same, same, same}},
 		{name: "counter_hi overflow at the renewal edge", rng: allMax, prime: []coreCall{same, {t0 + 999, 10_000, false}},
 			calls: []coreCall{{t0 + 999, 10_000, false}, {t0 + 999, 10_000, false}, {t0 + 1000, 10_000, false}}},
+		// counter_hi one below its maximum, counter_lo at it: one overflow
+		// puts counter_hi at its maximum. A call that took the fast path
+		// there and stops before its add can meet the next millisecond's
+		// state, whose counter_lo is drawn at its maximum too: its add
+		// would then overflow counter_hi within that millisecond.
+		{name: "late add across a new millisecond at counter_hi's maximum", rng: func() io.Reader {
+			return &scriptReader{script: []uint32{MaxCounter, MaxCounter - 1}, fill: 0xffffffff}
+		}, prime: []coreCall{same},
+			calls: []coreCall{same, same, {t0 + 1, 10_000, false}}},
 		{name: "rollback within the allowance", rng: counting, prime: []coreCall{same},
 			calls: []coreCall{{t0 - 5000, 10_000, true}, {t0 + 1, 10_000, false}, {t0 - 9000, 10_000, false}}},
 		{name: "rollback refused", rng: counting, prime: []coreCall{same},
@@ -173,14 +200,21 @@ func exploreGenerator(t *testing.T, tc interleaving) (schedules, serial int) {
 		if checkRun(t, tc, primed, r) {
 			serial++
 		}
-		// The state the calls left must go on from the largest ID.
-		after, err := g.GenerateOrAbortCore(tc.calls[0].timestamp+3000, MaxTimestamp)
-		if err != nil {
-			t.Errorf("the call after the schedule: %v", err)
+		// The state the calls left must go on from the largest ID, at the
+		// calls' latest timestamp and in a later epoch.
+		latest := uint64(0)
+		for _, c := range tc.calls {
+			latest = max(latest, c.timestamp)
 		}
-		for i, id := range r.Results {
-			if r.Errs[i] == nil && id.Compare(after) >= 0 {
-				t.Errorf("call %d's ID %s is not below the next one, %s", i, id, after)
+		for _, ts := range []uint64{latest, tc.calls[0].timestamp + 3000} {
+			after, err := g.GenerateOrAbortCore(ts, MaxTimestamp)
+			if err != nil {
+				t.Errorf("the call after the schedule at %d: %v", ts, err)
+			}
+			for i, id := range r.Results {
+				if r.Errs[i] == nil && id.Compare(after) >= 0 {
+					t.Errorf("call %d's ID %s is not below the next one at %d, %s", i, id, ts, after)
+				}
 			}
 		}
 	})
@@ -188,7 +222,7 @@ func exploreGenerator(t *testing.T, tc interleaving) (schedules, serial int) {
 }
 
 // epochWords is the cold payloads of one epoch.
-type epochWords struct{ renewedAt, hiBase uint64 }
+type epochWords struct{ startedAt, hiBase uint64 }
 
 // recordEpoch adds the epoch the cold words hold, if they agree, to epochs.
 func recordEpoch(g *Generator, epochs map[uint64]epochWords) {
@@ -203,7 +237,7 @@ func recordEpoch(g *Generator, epochs map[uint64]epochWords) {
 // epoch's base plus a possible count of overflows.
 func inSomeEpoch(id ID, epochs map[uint64]epochWords) bool {
 	for _, e := range epochs {
-		if id.Timestamp()-e.renewedAt < 1<<deltaBits && (uint64(id.CounterHi())-e.hiBase)&counterMask <= maxCarries {
+		if id.Timestamp()-e.startedAt < 1<<deltaBits && (uint64(id.CounterHi())-e.hiBase)&counterMask <= maxCarries {
 			return true
 		}
 	}
@@ -233,4 +267,50 @@ func checkRun(t testing.TB, tc interleaving, primed []ID, r *idtest.Run[ID]) boo
 		id, err := ref.Generate(c.timestamp, c.allowance, c.abort)
 		return ID(id), err
 	})
+}
+
+// TestLateAddPastCounterHiMax: a call that loaded a state with room for
+// one overflow of counter_lo, and adds only after other calls have moved
+// counter_hi and counter_lo to their maximum in the same millisecond (2^24
+// IDs, made here by moving the hot word while the call waits), must refuse
+// the state its add makes (counter_hi would wrap to 0 in that millisecond),
+// and it and the calls after it must go on above every ID issued.
+func TestLateAddPastCounterHiMax(t *testing.T) {
+	for _, later := range []uint64{t0, t0 + 1, t0 + 2} {
+		// counter_lo and counter_hi one below their maximum: headroom 1.
+		g := NewGeneratorWithRng(&scriptReader{script: []uint32{MaxCounter - 1, MaxCounter - 1}, fill: 7})
+		if _, err := g.GenerateOrAbortCore(t0, 10_000); err != nil {
+			t.Fatal(err)
+		}
+		var top ID // the last ID the other calls issued
+		g.engine.SetHook(func(p epoch.Point) {
+			if p.Step != epoch.Reserving {
+				return
+			}
+			g.engine.SetHook(nil)
+			s := g.engine.Load(coldWords)
+			atMax := s.Hot&^epoch.PerIDMask | perID(0, 1, counterMask)
+			if !g.engine.Advance(s, atMax) {
+				t.Fatal("could not move the hot word")
+			}
+			putID(&top, s.Payload(0), s.Payload(1), atMax, ^uint32(0))
+		})
+		late, err := g.GenerateOrAbortCore(t0, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if top.CounterHi() != MaxCounter || top.CounterLo() != MaxCounter {
+			t.Fatalf("the hook did not run: top = %s", top)
+		}
+		// The specification's next step from the top: both counters
+		// overflow, the timestamp moves on by one and counter_hi is 0.
+		if late.Compare(top) <= 0 || late.Timestamp() != t0+1 || late.CounterHi() != 0 {
+			t.Errorf("late ID %s (%d, %d, %d) after %s; want timestamp %d, counter_hi 0",
+				late, late.Timestamp(), late.CounterHi(), late.CounterLo(), top, uint64(t0+1))
+		}
+		after, err := g.GenerateOrAbortCore(later, 10_000)
+		if err != nil || after.Compare(late) <= 0 {
+			t.Errorf("the call after at %d: %s, %v; want above %s", later, after, err, late)
+		}
+	}
 }

@@ -26,11 +26,7 @@ const renewalInterval = 1000
 // that call's ID) and never repeat, with one exception the specification
 // asks for: a clock rollback beyond the allowance resets [Generator.Generate]
 // and [Generator.GenerateOrResetCore], after which IDs start again from the
-// clock's time. Under concurrency the order has one known gap, far too rare
-// to meet in practice but not ruled out: a call delayed across a new
-// millisecond while counter_hi stands at its maximum can mint an ID below
-// earlier ones (never a repeat). "How the state is kept" below gives the
-// case and its odds.
+// clock's time.
 //
 // Fields follow the specification: counter_lo starts at a random value at
 // each new millisecond and counts up; counter_hi is random, renewed when
@@ -56,48 +52,57 @@ const renewalInterval = 1000
 // last renewed) is too big for one atomic word. It is kept in the words of
 // package internal/epoch, whose doc comment states the snapshot rule, the
 // order of writes and why that order is safe. An epoch starts at each
-// renewal of counter_hi; within it the renewal time and counter_hi's random
-// base are constant and live in the two cold words, and what changes per ID
-// lives in the hot word:
+// renewal of counter_hi and at each overflow of counter_hi; within it the
+// first timestamp, counter_hi's base and the time left until the next
+// renewal are constant and live in the two cold words, and what changes
+// per ID lives in the hot word:
 //
 //	hot:     tag (22) | delta (10) | carries (8) | counter_lo (24)
-//	cold[0]: renewal timestamp (48)                 | tag (16)
-//	cold[1]: 0 (16) | headroom (8) | counter_hi base (24) | tag (16)
+//	cold[0]: first timestamp (48)                              | tag (16)
+//	cold[1]: headroom (8) | 0 (6) | window (10) | base (24)    | tag (16)
 //
-// timestamp = renewal timestamp + delta, and counter_hi = (base + carries)
-// mod 2^24, where carries counts the overflows of counter_lo in the epoch.
-// A renewal is due once the timestamp is 1000 ms past the last one, so
-// delta stays below 1000 and every timestamp of an epoch is below the first
-// one of the next (except after a reset). headroom = min(255, 2^24-1 -
-// base) is how many overflows of counter_lo fit before counter_hi would
-// wrap or carries run out.
+// timestamp = first timestamp + delta, and counter_hi = base + carries,
+// where carries counts the overflows of counter_lo in the epoch. A renewal
+// is due once the timestamp is 1000 ms past the last one, window ms past
+// the epoch's first timestamp (window is 1000 in an epoch begun by a
+// renewal, less in one begun by an overflow), so delta stays below window
+// and every timestamp of an epoch is below the first one of the next
+// (except after a reset). headroom = min(255, 2^24-1 - base) is how many
+// overflows of counter_lo fit before counter_hi reaches its maximum or
+// carries run out: no ID is minted, and no state written by
+// compare-and-swap, with carries above it.
 //
-// The common case, the same millisecond with counter_hi below its maximum,
+// The common case, the same millisecond with carries below headroom,
 // reserves an ID with one atomic add of 1 to the hot word: counter_lo goes
 // up, and its overflow carries into carries, which is exactly the
 // specification's overflow into counter_hi. The add is accepted if its
-// result carries the loaded tag. The fast path is taken only with carries
-// below headroom, so the overflow an add may cause leaves counter_hi at
-// most at its maximum and carries at most 255: a valid state. An add made
-// some time after its load meets a later state of the epoch, and could
-// cause a second overflow: after 2^24 more adds from calls that loaded the
-// state before the first one, all between their load and their add at
-// once, or after a new millisecond drew counter_lo within reach of its
-// maximum. Only a second overflow with counter_hi at its maximum at the
-// same timestamp does harm (it wraps counter_hi below IDs already issued),
-// and that needs a base drawn within 255 of 2^24 (odds 2^-16 per renewal),
-// that many overflows in the epoch's second, and a waiting add meeting a
-// counter_lo drawn at its maximum (odds about 2^-24 per waiting add). The
-// generator does not guard against that; doing so needs a new millisecond
-// to start an epoch, so that the engine refuses adds from before it. The rare
-// steps (a new millisecond, a renewal, counter_hi's overflow, a reset) go
-// through compare-and-swap and check the state first.
+// result has the loaded tag and delta and carries at most headroom. An add
+// made some time after its load meets a later state: one of the same
+// millisecond, which is an ID like any other, or one the check refuses,
+// leaving a gap: a later millisecond or epoch, or, after other calls have
+// moved carries to headroom and counter_lo to its maximum, a state whose
+// carries pass headroom. Such a state stands for the one the late adds
+// landed on (counter_lo at its maximum, carries at headroom), and the next
+// call moves on from that. The only other state late adds can make is one
+// where they carried out of carries into delta: a later millisecond, whose
+// IDs are above every earlier one. The rare steps (a new millisecond, an
+// epoch start, a reset) go through compare-and-swap and check the state
+// first.
+//
+// An epoch change begun by one call can be finished by any other (package
+// internal/epoch), which then writes cold[1] with a counter_hi base of its
+// own drawing. A helper cannot tell a renewal from an overflow of
+// counter_hi, so an overflow epoch finished by a helper gets a fresh random
+// counter_hi and a window of 1000 ms, as if counter_hi had been renewed a
+// little early: the order and the format hold, only the specification's
+// counter_hi of 0 is replaced by a random one. Without concurrency no call
+// ever helps, and the core methods follow the specification exactly.
 //
 // One case departs from the specification: more than 255 overflows of
 // counter_lo within one epoch, that is more than 2^32 IDs within one
 // second of timestamps, which no real clock allows. The generator then
-// starts a new epoch early, 1000 ms after the last renewal, which keeps IDs
-// unique and increasing.
+// starts a new epoch early, at the time the next renewal is due, which
+// keeps IDs unique and increasing.
 type Generator struct {
 	engine epoch.Engine
 	clock  clock.Clock
@@ -106,7 +111,7 @@ type Generator struct {
 	rng    io.Reader
 }
 
-// Layout of the hot word's per-ID part and of the counter_hi word.
+// Layout of the hot word's per-ID part and of cold[1]'s payload.
 const (
 	loBits        = 24
 	carryBits     = 8
@@ -115,7 +120,8 @@ const (
 	deltaShift    = carryShift + carryBits
 	maxCarries    = 1<<carryBits - 1
 	counterMask   = MaxCounter
-	headroomShift = 24
+	windowShift   = 24
+	headroomShift = 40
 	coldWords     = 2
 )
 
@@ -125,7 +131,8 @@ const (
 	_ = uint(epoch.TagShift - deltaBits - carryBits - loBits)
 	_ = uint(1<<deltaBits - renewalInterval)                // delta holds every offset below the renewal interval
 	_ = uint(epoch.PayloadBits - 48)                        // cold[0] holds a timestamp
-	_ = uint(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds base and headroom
+	_ = uint(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds headroom, window and base
+	_ = uint(headroomShift - windowShift - deltaBits)
 )
 
 // NewGenerator returns a [Generator] that takes its random numbers from
@@ -228,9 +235,8 @@ func (g *Generator) fill(dst []ID, timestamp uint64) error {
 // calls would get from the specification's algorithm with this timestamp
 // (an overflow of counter_lo carries into carries, leaving a valid state
 // as in the type's comment). It moves the word by compare-and-swap from
-// the loaded value, not by an add: an add could land on a later state of
-// the epoch, and one of a whole run would use more of the margin the
-// type's comment describes than the single adds of Generate. It returns
+// the loaded value, not by an add: an add could land on a later state,
+// where only part of the run might be valid IDs. It returns
 // len(run), or 0 without writing run if the common case does not hold or
 // another call moved the word first.
 func (g *Generator) takeRun(run []ID, timestamp uint64) int {
@@ -238,15 +244,15 @@ func (g *Generator) takeRun(run []ID, timestamp uint64) int {
 		return 0 // generate returns the error
 	}
 	s := g.engine.Load(coldWords)
-	renewedAt, hiWord := s.Payload(0), s.Payload(1)
+	startedAt, hiWord := s.Payload(0), s.Payload(1)
 	carries := s.Hot >> carryShift & maxCarries
-	current := renewedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
+	current := startedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
 	if !s.Consistent() || current-timestamp > DefaultRollbackAllowance || carries >= hiWord>>headroomShift ||
 		!g.engine.Advance(s, s.Hot+uint64(len(run))) {
 		return 0
 	}
 	for i := range run {
-		putID(&run[i], renewedAt, hiWord, s.Hot+1+uint64(i), uint32(g.ent.Uint64()))
+		putID(&run[i], startedAt, hiWord, s.Hot+1+uint64(i), uint32(g.ent.Uint64()))
 	}
 	return len(run)
 }
@@ -280,14 +286,14 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 		return ID{}, ErrInvalidTimestamp
 	}
 	s := g.engine.Load(coldWords)
-	renewedAt, hiWord := s.Payload(0), s.Payload(1)
-	carries := s.Hot >> carryShift & maxCarries
-	current := renewedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
+	startedAt, hiWord := s.Payload(0), s.Payload(1)
+	carries, headroom := s.Hot>>carryShift&maxCarries, hiWord>>headroomShift
+	current := startedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
 	var d draws // kept out of memory: nothing here takes its address
 	// The same millisecond, or a rollback within the allowance (current -
 	// timestamp wraps to a huge value if timestamp is ahead), and counter_hi
 	// has room for an overflow.
-	if s.Consistent() && current-timestamp <= allowance && carries < hiWord>>headroomShift {
+	if s.Consistent() && current-timestamp <= allowance && carries < headroom {
 		if g.rng == nil {
 			d.entropy = uint32(g.ent.Uint64())
 		} else if d.entropy, err = g.draw(); err != nil {
@@ -295,15 +301,17 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 		}
 		d.drawn = wantEntropy
 		next := s.Hot + 1
-		putID(&id, renewedAt, hiWord, next, d.entropy)
+		putID(&id, startedAt, hiWord, next, d.entropy)
 		got := g.engine.Reserve(1)
 		if got == next {
 			return id, nil
 		}
 		// Another goroutine's add or advance came first: the reservation is
-		// good if it is in the loaded epoch.
-		if s.Owns(got) {
-			putID(&id, renewedAt, hiWord, got, d.entropy)
+		// good if it has the loaded tag and delta (the difference is then
+		// its carries; otherwise at least 2^8, or wrapped) and carries at
+		// most headroom.
+		if got>>carryShift-s.Hot>>deltaShift<<carryBits <= headroom {
+			putID(&id, startedAt, hiWord, got, d.entropy)
 			return id, nil
 		}
 	}
@@ -311,11 +319,11 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 }
 
 // putID writes into *id the ID that the hot word's per-ID part stands for
-// in the epoch whose cold payloads are renewedAt and hiWord. It writes in
+// in the epoch whose cold payloads are startedAt and hiWord. It writes in
 // place: an ID built in a temporary with two 8-byte stores and copied out
 // with one 16-byte load stalls on store forwarding.
-func putID(id *ID, renewedAt, hiWord, hot uint64, entropy uint32) {
-	timestamp := renewedAt + hot>>deltaShift&(1<<deltaBits-1)
+func putID(id *ID, startedAt, hiWord, hot uint64, entropy uint32) {
+	timestamp := startedAt + hot>>deltaShift&(1<<deltaBits-1)
 	counterHi := (hiWord + hot>>carryShift&maxCarries) & counterMask
 	binary.BigEndian.PutUint64(id[0:8], timestamp<<16|counterHi>>8)
 	binary.BigEndian.PutUint64(id[8:16], counterHi<<56|(hot&counterMask)<<32|uint64(entropy))
@@ -326,64 +334,69 @@ func perID(delta, carries, counterLo uint64) uint64 {
 	return delta<<deltaShift | carries<<carryShift | counterLo
 }
 
-// hiWordOf packs the counter_hi word for a counter_hi base.
-func hiWordOf(base uint64) uint64 {
-	return min(maxCarries, counterMask-base)<<headroomShift | base
+// hiWordOf packs cold[1]'s payload for a counter_hi base and a window.
+func hiWordOf(base, window uint64) uint64 {
+	return min(maxCarries, counterMask-base)<<headroomShift | window<<windowShift | base
 }
 
 // A move is what the specification's algorithm does next from a state.
 type move uint8
 
 const (
-	moveCount   move = iota // counter_lo + 1, with any overflow into carries: hot + 1
-	moveAdvance             // a new hot word in the same epoch
-	moveStart               // a new epoch at a given timestamp
+	moveCount    move = iota // counter_lo + 1, with any overflow into carries: hot + 1
+	moveAdvance              // a new hot word in the same epoch
+	moveStart                // a new epoch at a given timestamp, with a fresh counter_hi
+	moveOverflow             // a new epoch at a given timestamp and window, with counter_hi 0
 )
 
 // plan is one step of the specification's algorithm from a consistent
 // snapshot: what to do, and for moveAdvance the new delta and carries (with
-// a fresh counter_lo to add) or for moveStart the new epoch's timestamp.
+// a fresh counter_lo to add) or for moveStart and moveOverflow the new
+// epoch's first timestamp (and for moveOverflow its window).
 type plan struct {
-	move           move
-	delta, carries uint64
-	timestamp      uint64
+	move              move
+	delta, carries    uint64
+	timestamp, window uint64
 }
 
 // next returns the plan for timestamp from the state in s.
 func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, err error) {
-	renewedAt, base := s.Payload(0), s.Payload(1)&counterMask
+	startedAt, hiWord := s.Payload(0), s.Payload(1)
+	window, headroom := hiWord>>windowShift&(1<<deltaBits-1), hiWord>>headroomShift
 	delta, carries := s.Hot>>deltaShift&(1<<deltaBits-1), s.Hot>>carryShift&maxCarries
-	current := renewedAt + delta
+	current := startedAt + delta
 	switch {
 	case timestamp > current:
 		// A new millisecond: counter_lo starts at random, in this epoch
-		// unless counter_hi is due a renewal (or was never drawn).
-		if renewedAt != 0 && timestamp-renewedAt < renewalInterval {
-			return plan{move: moveAdvance, delta: timestamp - renewedAt, carries: carries}, nil
+		// unless counter_hi is due a renewal (or was never drawn). Carries
+		// past headroom are stray adds' (see the type's comment): the state
+		// stands for carries at headroom.
+		if startedAt != 0 && timestamp-startedAt < window {
+			return plan{move: moveAdvance, delta: timestamp - startedAt, carries: min(carries, headroom)}, nil
 		}
 		return plan{move: moveStart, timestamp: timestamp}, nil
 	case current-timestamp <= allowance:
 		// The same millisecond, or a rollback within the allowance.
-		if s.Hot&counterMask != counterMask {
+		if carries < headroom || carries == headroom && s.Hot&counterMask != counterMask {
+			// counter_lo + 1, or its overflow into counter_hi.
 			return plan{move: moveCount}, nil
 		}
-		counterHi := (base + carries) & counterMask
+		// counter_lo is at its maximum and carries at headroom, or past it
+		// by stray adds, which stands for the same.
 		switch {
-		case counterHi != counterMask && carries != maxCarries:
-			return plan{move: moveCount}, nil // counter_lo overflows into counter_hi
-		case carries == maxCarries:
-			// Out of carries: see the type's comment.
-			if renewedAt+renewalInterval > MaxTimestamp {
+		case (hiWord+headroom)&counterMask != counterMask:
+			// counter_hi is below its maximum but out of carries: see the
+			// type's comment.
+			if startedAt+window > MaxTimestamp {
 				return p, ErrInvalidTimestamp
 			}
-			return plan{move: moveStart, timestamp: renewedAt + renewalInterval}, nil
+			return plan{move: moveStart, timestamp: startedAt + window}, nil
 		case current == MaxTimestamp:
 			return p, ErrInvalidTimestamp
-		case delta+1 < renewalInterval:
+		case delta+1 < window:
 			// counter_hi overflows too: the timestamp moves on by one, with
-			// counter_hi (base + carries + 1) mod 2^24 = 0 and a fresh
-			// counter_lo.
-			return plan{move: moveAdvance, delta: delta + 1, carries: carries + 1}, nil
+			// counter_hi 0 and a fresh counter_lo, in an epoch of its own.
+			return plan{move: moveOverflow, timestamp: current + 1, window: window - delta - 1}, nil
 		default:
 			// ... and that timestamp is due a renewal.
 			return plan{move: moveStart, timestamp: current + 1}, nil
@@ -413,8 +426,8 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 		s := e.Load(coldWords)
 		if !s.Consistent() {
 			if s.Changing() {
-				if err := g.help(s, &d); err != nil {
-					return ID{}, err
+				if claimed, err := g.help(&id, s, timestamp, allowance, &d); claimed || err != nil {
+					return id, err
 				}
 			}
 			continue
@@ -435,14 +448,14 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 		if err != nil {
 			return ID{}, err
 		}
-		renewedAt, hiWord := s.Payload(0), s.Payload(1)
+		startedAt, hiWord := s.Payload(0), s.Payload(1)
 		switch p.move {
 		case moveCount:
 			if err := d.take(g, wantEntropy); err != nil {
 				return ID{}, err
 			}
 			if e.Advance(s, s.Hot+1) {
-				putID(&id, renewedAt, hiWord, s.Hot+1, d.entropy)
+				putID(&id, startedAt, hiWord, s.Hot+1, d.entropy)
 				return id, nil
 			}
 		case moveAdvance:
@@ -451,15 +464,22 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 			}
 			hot := s.Hot&^epoch.PerIDMask | perID(p.delta, p.carries, uint64(d.counterLo))
 			if e.Advance(s, hot) {
-				putID(&id, renewedAt, hiWord, hot, d.entropy)
+				putID(&id, startedAt, hiWord, hot, d.entropy)
 				return id, nil
 			}
-		case moveStart:
-			if err := d.take(g, wantCounterLo|wantCounterHi|wantEntropy); err != nil {
+		case moveStart, moveOverflow:
+			want, newHiWord := wantCounterLo|wantEntropy, hiWordOf(0, p.window)
+			if p.move == moveStart {
+				want |= wantCounterHi
+			}
+			if err := d.take(g, want); err != nil {
 				return ID{}, err
 			}
+			if p.move == moveStart {
+				newHiWord = hiWordOf(uint64(d.counterHi), renewalInterval)
+			}
 			first := perID(0, 0, uint64(d.counterLo))
-			r := e.Start(s, coldWords, [epoch.MaxCold]uint64{p.timestamp, hiWordOf(uint64(d.counterHi))}, first)
+			r := e.Start(s, coldWords, [epoch.MaxCold]uint64{p.timestamp, newHiWord}, first)
 			if r.Began && g.rng == nil {
 				g.ent.Rekey() // once per epoch: about once a second
 			}
@@ -473,15 +493,29 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 
 // help finishes an epoch change another goroutine began (see epoch.Help)
 // with a counter_hi base and a first counter_lo of its own, which are used
-// up whether or not they land: the ID the new epoch's first state stands
-// for is skipped.
-func (g *Generator) help(s epoch.Snapshot, d *draws) error {
+// up whether or not they land. It writes a renewal's cold[1] whatever
+// began the epoch (the type's comment says why that is safe). If its
+// compare-and-swap moved the hot word, the epoch's first ID is the
+// helper's to take, and it takes it, writing it to *id, when its call
+// could have: timestamp at most allowance behind the epoch's first one.
+// Otherwise that ID is skipped. Taking it is what keeps helping from
+// going on without end: an epoch a helper finishes can need another
+// epoch at once (counter_hi and counter_lo both drawn at their maximum).
+func (g *Generator) help(id *ID, s epoch.Snapshot, timestamp, allowance uint64, d *draws) (claimed bool, err error) {
 	if err := d.take(g, wantCounterLo|wantCounterHi); err != nil {
-		return err
+		return false, err
 	}
-	g.engine.Help(s, coldWords, [epoch.MaxCold]uint64{1: hiWordOf(uint64(d.counterHi))}, perID(0, 0, uint64(d.counterLo)))
+	first := perID(0, 0, uint64(d.counterLo))
+	r := g.engine.Help(s, coldWords, [epoch.MaxCold]uint64{1: hiWordOf(uint64(d.counterHi), renewalInterval)}, first)
 	d.drawn &^= wantCounterLo | wantCounterHi
-	return nil
+	if !r.Claimed || r.Payload[0]-timestamp > allowance {
+		return false, nil
+	}
+	if err := d.take(g, wantEntropy); err != nil {
+		return false, err
+	}
+	putID(id, r.Payload[0], r.Payload[1], first, d.entropy)
+	return true, nil
 }
 
 // draws holds the random numbers a call has drawn. A compare-and-swap that

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fastid/scru128/internal/epoch"
 	"github.com/fastid/scru128/internal/idtest"
 	"github.com/fastid/scru128/internal/naive"
 )
@@ -126,6 +127,86 @@ func TestCounterHiOverflowAtRenewalEdge(t *testing.T) {
 	checkAgainstNaive(t, ffReader{}, ffReader{}, []uint64{ts, ts + 999, ts + 999, ts + 999})
 }
 
+// TestRenewalAfterCounterHiOverflow: counter_hi's overflow begins an
+// epoch of its own, but the renewal stays due 1000 ms after the last one,
+// as in the specification, not 1000 ms after the overflow.
+func TestRenewalAfterCounterHiOverflow(t *testing.T) {
+	const ts = 7_000_000
+	// Both counters drawn at their maximum; the later draws count up, so a
+	// renewal shows as a new counter_hi.
+	script := func() io.Reader {
+		return io.MultiReader(bytes.NewReader(bytes.Repeat([]byte{0xff}, 12)), &counterReader{})
+	}
+	steps := []uint64{ts, ts, ts + 1, ts + 500, ts + 999, ts + 999, ts + 1000, ts + 1001}
+	checkAgainstNaive(t, script(), script(), steps)
+	g := NewGeneratorWithRng(script())
+	var ids []ID
+	for _, s := range steps {
+		id, err := g.GenerateOrResetCore(s, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if ids[1].Timestamp() != ts+1 || ids[1].CounterHi() != 0 || ids[5].CounterHi() != 0 {
+		t.Fatalf("after the overflow: %d, counter_hi %d ... %d; want %d, 0 ... 0",
+			ids[1].Timestamp(), ids[1].CounterHi(), ids[5].CounterHi(), uint64(ts+1))
+	}
+	if ids[6].CounterHi() == 0 || ids[7].CounterHi() != ids[6].CounterHi() {
+		t.Fatalf("counter_hi at the renewal %d, after it %d; want a new one, kept", ids[6].CounterHi(), ids[7].CounterHi())
+	}
+}
+
+// stateWith returns a snapshot of an engine whose epoch has the given
+// first timestamp and cold[1] payload and whose hot word has the per-ID
+// part hot.
+func stateWith(t *testing.T, startedAt, hiWord, hot uint64) epoch.Snapshot {
+	t.Helper()
+	var e epoch.Engine
+	if r := e.Start(e.Load(coldWords), coldWords, [epoch.MaxCold]uint64{startedAt, hiWord}, 0); !r.Claimed {
+		t.Fatal("could not start an epoch")
+	}
+	if s := e.Load(coldWords); hot != 0 && !e.Advance(s, s.Hot|hot) {
+		t.Fatal("could not move the hot word")
+	}
+	return e.Load(coldWords)
+}
+
+// TestNextAtTheEdges pins the plans for the states at counter_hi's
+// maximum and past it, where the specification, the epoch layout and the
+// adds that land late meet.
+func TestNextAtTheEdges(t *testing.T) {
+	const s0 = 1_700_000_000_000
+	full := uint64(counterMask)
+	for _, tc := range []struct {
+		name                string
+		hiWord, hot, offset uint64 // offset: the timestamp after s0
+		want                plan
+	}{
+		{"counter_lo overflows into counter_hi", hiWordOf(full-1, 1000), perID(5, 0, full), 5,
+			plan{move: moveCount}},
+		{"both overflow: an epoch at the next millisecond with counter_hi 0", hiWordOf(full-1, 1000), perID(5, 1, full), 5,
+			plan{move: moveOverflow, timestamp: s0 + 6, window: 994}},
+		{"a late add past counter_hi's maximum stands for it", hiWordOf(full-1, 1000), perID(5, 2, 0), 5,
+			plan{move: moveOverflow, timestamp: s0 + 6, window: 994}},
+		{"and at a new millisecond keeps counter_hi at its maximum", hiWordOf(full-1, 1000), perID(5, 2, 0), 7,
+			plan{move: moveAdvance, delta: 7, carries: 1}},
+		{"counter_hi overflow due a renewal", hiWordOf(full-1, 1000), perID(999, 1, full), 999,
+			plan{move: moveStart, timestamp: s0 + 1000}},
+		{"an overflow epoch's window", hiWordOf(0, 994), perID(993, 0, 17), 994,
+			plan{move: moveStart, timestamp: s0 + 994}},
+		{"out of carries below counter_hi's maximum", hiWordOf(100, 994), perID(5, maxCarries, full), 5,
+			plan{move: moveStart, timestamp: s0 + 994}},
+		{"out of carries at counter_hi's maximum is its overflow", hiWordOf(full-maxCarries, 1000), perID(5, maxCarries, full), 5,
+			plan{move: moveOverflow, timestamp: s0 + 6, window: 994}},
+	} {
+		p, err := next(stateWith(t, s0, tc.hiWord, tc.hot), s0+tc.offset, DefaultRollbackAllowance, false)
+		if err != nil || p != tc.want {
+			t.Errorf("%s: next = %+v, %v; want %+v", tc.name, p, err, tc.want)
+		}
+	}
+}
+
 func TestRollback(t *testing.T) {
 	for _, abort := range []bool{false, true} {
 		g := NewGeneratorWithRng(&counterReader{})
@@ -211,7 +292,7 @@ func checkAgainstNaive(t *testing.T, fast, ref io.Reader, timestamps []uint64) {
 		want, wantErr := core.Generate(ts, 10_000, false)
 		got, err := g.GenerateOrResetCore(ts, 10_000)
 		if (err == nil) != (wantErr == nil) || err == nil && got != ID(want) {
-			t.Fatalf("step %d (ts %d): got %x, %v; naive %x, %v", i, ts, got, err, want, wantErr)
+			t.Fatalf("step %d (ts %d): got %x, %v; naive %x, %v", i, ts, [16]byte(got), err, want, wantErr)
 		}
 	}
 }
