@@ -491,6 +491,29 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 // starts an epoch. A goroutine that stalls between its loads sees words of
 // epochs that have since moved on; finishing an epoch change must never
 // write such a word back. A watchdog turns a livelock into a failure.
+// TestConcurrentOverflowsWithAllOnesDraws: with every draw at its maximum,
+// each renewal puts both counters at their maximum, and the timestamps move
+// on by a second every four calls, so calls keep meeting overflows of both
+// counters, epoch changes that helpers finish (and take the first ID of),
+// and epochs that need another one at once. IDs stay unique and ordered,
+// and the calls keep returning.
+func TestConcurrentOverflowsWithAllOnesDraws(t *testing.T) {
+	perGoroutine := 20_000
+	if testing.Short() || idtest.RaceEnabled {
+		perGoroutine = 2_000
+	}
+	g := NewGeneratorWithRng(ffReader{})
+	var calls atomic.Uint64
+	const base = 1_700_000_000_000
+	watchdog := time.AfterFunc(60*time.Second, func() {
+		panic(fmt.Sprintf("no progress after %d calls: the generator livelocked", calls.Load()))
+	})
+	defer watchdog.Stop()
+	idtest.Stress(t, 8, perGoroutine, func() (ID, error) {
+		return g.GenerateOrAbortCore(base+calls.Add(1)/4*1000, MaxTimestamp)
+	}, ID.Compare)
+}
+
 func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
 	perGoroutine := 20_000
 	if testing.Short() || idtest.RaceEnabled {
