@@ -498,37 +498,32 @@ func TestGeneratorWithRngConcurrent(t *testing.T) {
 // and epochs that need another one at once. IDs stay unique and ordered,
 // and the calls keep returning.
 func TestConcurrentOverflowsWithAllOnesDraws(t *testing.T) {
-	perGoroutine := 20_000
-	if testing.Short() || idtest.RaceEnabled {
-		perGoroutine = 2_000
-	}
 	g := NewGeneratorWithRng(ffReader{})
-	var calls atomic.Uint64
-	const base = 1_700_000_000_000
-	watchdog := time.AfterFunc(60*time.Second, func() {
-		panic(fmt.Sprintf("no progress after %d calls: the generator livelocked", calls.Load()))
+	stressCoreCalls(t, func(call uint64) (ID, error) {
+		return g.GenerateOrAbortCore(1_700_000_000_000+call/4*1000, MaxTimestamp)
 	})
-	defer watchdog.Stop()
-	idtest.Stress(t, 8, perGoroutine, func() (ID, error) {
-		return g.GenerateOrAbortCore(base+calls.Add(1)/4*1000, MaxTimestamp)
-	}, ID.Compare)
 }
 
 func TestConcurrentEveryCallStartsAnEpoch(t *testing.T) {
+	g := NewGenerator()
+	stressCoreCalls(t, func(call uint64) (ID, error) {
+		return g.GenerateOrAbortCore(1_700_000_000_000+call*1000, MaxTimestamp)
+	})
+}
+
+// stressCoreCalls runs idtest.Stress with 8 goroutines on next, given each
+// call's number (from 1), and panics if the calls stop making progress.
+func stressCoreCalls(t *testing.T, next func(call uint64) (ID, error)) {
 	perGoroutine := 20_000
 	if testing.Short() || idtest.RaceEnabled {
 		perGoroutine = 2_000
 	}
-	g := NewGenerator()
 	var calls atomic.Uint64
-	const base = 1_700_000_000_000
 	watchdog := time.AfterFunc(60*time.Second, func() {
 		panic(fmt.Sprintf("no progress after %d calls: the generator livelocked", calls.Load()))
 	})
 	defer watchdog.Stop()
-	idtest.Stress(t, 8, perGoroutine, func() (ID, error) {
-		return g.GenerateOrAbortCore(base+calls.Add(1)*1000, MaxTimestamp)
-	}, ID.Compare)
+	idtest.Stress(t, 8, perGoroutine, func() (ID, error) { return next(calls.Add(1)) }, ID.Compare)
 }
 
 // TestStressWithChurn takes 100k IDs in each of 64 goroutines at once from
