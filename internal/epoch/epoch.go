@@ -89,12 +89,13 @@
 // A goroutine that stalls between its Load and its add or compare-and-swap
 // while 2^22 epochs pass could find its tag again (ABA). Epochs cannot
 // start faster than calls are made; with a real clock they last a second
-// (SCRU128) or a millisecond (ULID), so that takes 48 days or 70 minutes of
-// one goroutine never being scheduled while others mint without pause.
+// (SCRU128, where an overflow of counter_hi, at least 2^24 IDs, can end one
+// sooner) or a millisecond (ULID), so that takes weeks or 70 minutes of one
+// goroutine never being scheduled while others mint without pause.
 // A reservation made some time after its Load meets a later state of the
-// epoch; whether it can then push the per-ID part past a format's own
-// limit depends on how the format moves that part, and each format states
-// its margin. It never reaches the tag.
+// epoch, which may not be one the format can use; each format checks the
+// value Reserve returned and says what it refuses. It never reaches the
+// tag.
 //
 // # The zero state
 //
@@ -216,7 +217,8 @@ func (e *Engine) Load(n int) (s Snapshot) {
 
 // Reserve adds k to the hot word and returns the value it produced. The
 // reservation is the caller's if that value carries the snapshot's tag
-// (Owns); otherwise it fell into a later epoch and is abandoned.
+// (Owns) and passes the format's own checks; otherwise it is abandoned,
+// leaving a gap.
 func (e *Engine) Reserve(k uint64) uint64 {
 	if HooksEnabled {
 		e.at(Reserving, 0)
