@@ -58,14 +58,15 @@ func readmeSection(t *testing.T, heading string) string {
 }
 
 // TestREADMEGoSamplesAreExamples checks that every Go sample in the README
-// is held by an example or test of the repository, so that it compiles and
-// cannot rot: its lines, without comments and blank lines, must appear in
-// that order in one _test.go file.
+// and in the guides under docs/ is held by an example or test of the
+// repository, so that it compiles and cannot rot: its lines, without
+// comments and blank lines, must appear in that order in one _test.go file.
 func TestREADMEGoSamplesAreExamples(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	docs, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs = append([]string{"../../README.md"}, docs...)
 	var files [][]string
 	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -86,23 +87,31 @@ func TestREADMEGoSamplesAreExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples := strings.Split(string(data), "```go\n")[1:]
-	if len(samples) == 0 {
-		t.Fatal("no Go samples found in the README")
-	}
-	for _, sample := range samples {
-		sample, _, _ = strings.Cut(sample, "```")
-		want := codeLines(sample)
-		found := false
-		for _, lines := range files {
-			if isSubsequence(want, lines) {
-				found = true
-				break
+	total := 0
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples := strings.Split(string(data), "```go\n")[1:]
+		total += len(samples)
+		for _, sample := range samples {
+			sample, _, _ = strings.Cut(sample, "```")
+			want := codeLines(sample)
+			found := false
+			for _, lines := range files {
+				if isSubsequence(want, lines) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("no example or test holds this sample of %s:\n%s", strings.TrimPrefix(doc, "../../"), sample)
 			}
 		}
-		if !found {
-			t.Errorf("no example or test holds this README sample:\n%s", sample)
-		}
+	}
+	if total == 0 {
+		t.Fatal("no Go samples found in the README or docs/")
 	}
 }
 
