@@ -119,6 +119,7 @@ const (
 	carryShift    = loBits
 	deltaShift    = carryShift + carryBits
 	maxCarries    = 1<<carryBits - 1
+	maxHeadroom   = maxCarries - 1 // so that carries can always pass headroom: see next
 	counterMask   = MaxCounter
 	windowShift   = 24
 	headroomShift = 40
@@ -336,7 +337,7 @@ func perID(delta, carries, counterLo uint64) uint64 {
 
 // hiWordOf packs cold[1]'s payload for a counter_hi base and a window.
 func hiWordOf(base, window uint64) uint64 {
-	return min(maxCarries, counterMask-base)<<headroomShift | window<<windowShift | base
+	return min(maxHeadroom, counterMask-base)<<headroomShift | window<<windowShift | base
 }
 
 // A move is what the specification's algorithm does next from a state.
@@ -365,26 +366,36 @@ func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, er
 	window, headroom := hiWord>>windowShift&(1<<deltaBits-1), hiWord>>headroomShift
 	delta, carries := s.Hot>>deltaShift&(1<<deltaBits-1), s.Hot>>carryShift&maxCarries
 	current := startedAt + delta
+	atMax := (hiWord+headroom)&counterMask == counterMask // counter_hi reaches its maximum at headroom
 	switch {
-	case timestamp > current:
-		// A new millisecond: counter_lo starts at random, in this epoch
-		// unless counter_hi is due a renewal (or was never drawn). Carries
-		// past headroom are stray adds' (see the type's comment): the state
-		// stands for carries at headroom.
-		if startedAt != 0 && timestamp-startedAt < window {
-			return plan{move: moveAdvance, delta: timestamp - startedAt, carries: min(carries, headroom)}, nil
-		}
+	case timestamp > current && (startedAt == 0 || timestamp-startedAt >= window):
+		// counter_hi is due a renewal (or was never drawn): a new epoch.
 		return plan{move: moveStart, timestamp: timestamp}, nil
-	case current-timestamp <= allowance:
-		// The same millisecond, or a rollback within the allowance.
+	case timestamp > current && (carries <= headroom || !atMax):
+		// A new millisecond: counter_lo starts at random. Carries past
+		// headroom stand for carries at headroom (see below).
+		return plan{move: moveAdvance, delta: timestamp - startedAt, carries: min(carries, headroom)}, nil
+	case timestamp > current || current-timestamp <= allowance:
+		// The same millisecond, a rollback within the allowance, or a
+		// new millisecond from a sealed state (below).
 		if carries < headroom || carries == headroom && s.Hot&counterMask != counterMask {
 			// counter_lo + 1, or its overflow into counter_hi.
 			return plan{move: moveCount}, nil
 		}
-		// counter_lo is at its maximum and carries at headroom, or past it
-		// by stray adds, which stands for the same.
+		// counter_lo is at its maximum and carries at headroom, or carries
+		// are past headroom, which stands for the same: the state is
+		// sealed. Adds that landed after other calls had used up the
+		// counters leave a sealed state, and so does a call about to
+		// overflow counter_hi, which seals the state before it begins the
+		// overflow's epoch (see slow). From a sealed state at counter_hi's
+		// maximum the only way on is that overflow, even at a new
+		// millisecond: an advance to a later millisecond of this epoch,
+		// made while another call's overflow epoch was being begun at
+		// current+1, would mint IDs above that epoch's first ones.
+		// headroom is at most maxHeadroom so that sealing always fits in
+		// carries.
 		switch {
-		case (hiWord+headroom)&counterMask != counterMask:
+		case !atMax:
 			// counter_hi is below its maximum but out of carries: see the
 			// type's comment.
 			if startedAt+window > MaxTimestamp {
@@ -415,11 +426,11 @@ func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, er
 // drawn already.
 //
 // For a timestamp read from the clock, a state more than the allowance
-// ahead is checked against a second reading before it counts as a
-// rollback. Without that, a goroutine descheduled between its clock
-// reading and its first look at the state would reset the stream to its
-// stale time, and two such goroutines could keep resetting each other's
-// epochs.
+// ahead is checked against a reading taken after the state was loaded
+// before it counts as a rollback. Without that, a goroutine descheduled
+// between its clock reading and its look at the state would reset the
+// stream to its stale time, and two such goroutines could keep resetting
+// each other's epochs.
 func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id ID, err error) {
 	e := &g.engine
 	for {
@@ -436,13 +447,13 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 			timestamp < current && current-timestamp > allowance {
 			// A clock reading taken before other calls minted later IDs is
 			// stale, not a rollback (the call may have been descheduled
-			// after reading the clock): only a reading taken after seeing
-			// the state can show one.
-			m &^= epoch.FromClock
+			// after reading the clock): only a reading taken after loading
+			// this snapshot can show one, and it is compared with this
+			// snapshot, which a reset then replaces only if it is still
+			// the state.
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ID{}, ErrInvalidTimestamp
 			}
-			continue
 		}
 		p, err := next(s, timestamp, allowance, m&epoch.Abort != 0)
 		if err != nil {
@@ -468,6 +479,19 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 				return id, nil
 			}
 		case moveStart, moveOverflow:
+			if p.move == moveOverflow && s.Hot>>carryShift&maxCarries <= hiWord>>headroomShift {
+				// Seal the state first (see next): once it is sealed, no
+				// call can mint in this epoch, so the new epoch's first
+				// timestamp, current+1, is above all of its IDs. Without
+				// the seal another call could advance the hot word to a
+				// later millisecond after this call moved cold[0] and
+				// before it moved hot, and the overflow's IDs would come
+				// after that call's in real time but below them.
+				if !e.Advance(s, s.Hot+1) {
+					continue
+				}
+				s.Hot++
+			}
 			want, newHiWord := wantCounterLo|wantEntropy, hiWordOf(0, p.window)
 			if p.move == moveStart {
 				want |= wantCounterHi

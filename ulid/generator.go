@@ -212,11 +212,11 @@ func putID(id *ULID, timestamp, randHi, randLo uint64) {
 // fell into a later epoch.
 //
 // For a timestamp read from the clock, a state more than the allowance
-// ahead is checked against a second reading before it counts as a
-// rollback. Without that, a goroutine descheduled between its clock
-// reading and its first look at the state would reset the stream to its
-// stale time, and two such goroutines could keep resetting each other's
-// epochs.
+// ahead is checked against a reading taken after the state was loaded
+// before it counts as a rollback. Without that, a goroutine descheduled
+// between its clock reading and its look at the state would reset the
+// stream to its stale time, and two such goroutines could keep resetting
+// each other's epochs.
 func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error) {
 	e := &g.engine
 	var r random
@@ -237,11 +237,9 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error
 		current := s.Payload(0)
 		if m&epoch.FromClock != 0 && timestamp < current && current-timestamp > allowance {
 			// A stale reading, or a rollback: see the doc comment.
-			m &^= epoch.FromClock
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ULID{}, ErrInvalidTimestamp
 			}
-			continue
 		}
 		switch {
 		case current-timestamp <= allowance:
