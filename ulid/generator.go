@@ -129,8 +129,9 @@ func (g *Generator) GenerateOrAbort() (ULID, error) {
 // [ErrInvalidTimestamp] for a timestamp of 0 or above [MaxTimestamp], or an
 // allowance above MaxTimestamp. Given the same timestamps and random bytes
 // it returns exactly the IDs of the specification's monotonic algorithm.
-// Like any core it is not meant for concurrent use: interleaving calls with
-// other timestamps breaks the order the timestamps imply.
+// Calls from several goroutines keep the type's guarantees; give them
+// readings of one clock that never goes back, since a call whose timestamp
+// is more than the allowance behind the stream resets it.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ULID, error) {
 	return g.generate(timestamp, rollbackAllowance, epoch.Reset)
 }
@@ -154,7 +155,7 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (UL
 // package's generate for why it is not returned in registers instead).
 func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ULID, err error) {
 	if m&epoch.Now == epoch.Now {
-		// The clock read in two inlined halves, without a call.
+		// The clock read in inlined halves (see clock.Clock.TryMillisAt).
 		mono := clock.Mono()
 		var ok bool
 		if timestamp, ok = g.clock.TryMillisAt(mono); !ok {

@@ -150,7 +150,6 @@ func One[T any](next func() (T, error)) func(goroutine int, dst []T) ([]T, error
 // MaxJump ms.
 type JumpingClock struct {
 	now     atomic.Uint64
-	reads   atomic.Uint64
 	Every   uint64 // jump after this many readings, on average
 	MaxJump uint64 // the largest jump, in ms
 }
