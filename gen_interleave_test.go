@@ -136,6 +136,14 @@ func TestInterleavings(t *testing.T) {
 			return &scriptReader{script: []uint32{MaxCounter, MaxCounter - 1}, fill: 0xffffffff}
 		}, prime: []coreCall{same},
 			calls: []coreCall{same, same, {t0 + 1, 10_000, false}}},
+		// Both counters at their maximum: a call at the same millisecond
+		// overflows counter_hi into an epoch at the next millisecond, while
+		// calls at that next millisecond would keep counter_hi at its
+		// maximum. Whichever comes first, the other must go on from it: an
+		// advance must not land between the overflow's write of cold[0]
+		// and its write of hot.
+		{name: "2 counter_hi overflow racing a new millisecond", loads: 0b11, rng: allMax, prime: []coreCall{same},
+			calls: []coreCall{same, {t0 + 1, 10_000, false}}},
 		{name: "rollback within the allowance", rng: counting, prime: []coreCall{same},
 			calls: []coreCall{{t0 - 5000, 10_000, true}, {t0 + 1, 10_000, false}, {t0 - 9000, 10_000, false}}},
 		{name: "rollback refused", rng: counting, prime: []coreCall{same},

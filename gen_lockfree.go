@@ -21,41 +21,51 @@ const renewalInterval = 1000
 
 // Generator mints SCRU128 IDs as one monotonic stream. It is safe for
 // concurrent use by any number of goroutines, takes no lock and does not
-// allocate. IDs are strictly increasing in real-time order across all
-// goroutines (an ID returned before another call starts is smaller than
-// that call's ID) and never repeat, with one exception the specification
-// asks for: a clock rollback beyond the allowance resets [Generator.Generate]
-// and [Generator.GenerateOrResetCore], after which IDs start again from the
-// clock's time.
-//
-// Fields follow the specification: counter_lo starts at a random value at
-// each new millisecond and counts up; counter_hi is random, renewed when
-// the timestamp has moved on by a second or more, and counts the overflows
-// of counter_lo; entropy is fresh for every ID. When both counters
-// overflow the timestamp moves one millisecond ahead of the clock, and a
-// clock that rolls back by up to the allowance is treated as not having
-// moved. The four ways to mint differ only in where the time comes from and
-// what a large rollback does:
+// allocate. IDs never repeat and are strictly increasing in real-time
+// order across all goroutines and all methods (an ID returned before
+// another call starts is smaller than that call's ID), with one exception
+// the specification asks for: when the clock is more than the rollback
+// allowance behind the last ID, [Generator.Generate], [Generator.Fill] and
+// [Generator.GenerateOrResetCore] reset the generator, and IDs start again
+// from the clock's time. The OrAbort methods return [ErrClockRollback]
+// instead, and leave the generator as it was.
 //
 //	method                timestamp   beyond the rollback allowance
-//	Generate              clock       resets the generator
+//	Generate, Fill        clock       resets the generator
 //	GenerateOrAbort       clock       returns ErrClockRollback
 //	GenerateOrResetCore   argument    resets the generator
 //	GenerateOrAbortCore   argument    returns ErrClockRollback
 //
+// Fields follow the specification: counter_lo starts at a random value at
+// each new millisecond and counts up; counter_hi is random, renewed when
+// the timestamp has moved on by a second, and counts the overflows of
+// counter_lo; entropy is fresh for every ID. When both counters overflow,
+// the timestamp moves one millisecond ahead of the clock. Called one at a
+// time, the core methods return exactly the specification's IDs (but for
+// counter_hi renewed early after 254 overflows of counter_lo in a second);
+// calls that overlap may see a renewal where the specification overflows
+// counter_hi. The common case costs one atomic add.
+//
 // The zero Generator is ready for use, with the system clock and the
 // default random source, like one from [NewGenerator].
-//
-// # How the state is kept
+type Generator struct {
+	engine epoch.Engine
+	clock  clock.Clock
+	ent    entropy.Shared // random numbers when rng is nil
+	mu     sync.Mutex     // serializes reads from rng
+	rng    io.Reader
+}
+
+// How the state is kept.
 //
 // The state (timestamp, counter_hi, counter_lo and the time counter_hi was
 // last renewed) is too big for one atomic word. It is kept in the words of
-// package internal/epoch, whose doc comment states the snapshot rule, the
-// order of writes and why that order is safe. An epoch starts at each
-// renewal of counter_hi and at each overflow of counter_hi; within it the
-// first timestamp, counter_hi's base and the time left until the next
-// renewal are constant and live in the two cold words, and what changes
-// per ID lives in the hot word:
+// package internal/epoch, whose doc states the snapshot rule, the order of
+// writes, why that order is safe and what a format must check of late
+// writes. An epoch starts at each renewal of counter_hi and at each
+// overflow of counter_hi; within it the first timestamp, counter_hi's base
+// and the time left until the next renewal are constant and live in the
+// two cold words, and what changes per ID lives in the hot word:
 //
 //	hot:     tag (22) | delta (10) | carries (8) | counter_lo (24)
 //	cold[0]: first timestamp (48)                              | tag (16)
@@ -67,10 +77,9 @@ const renewalInterval = 1000
 // the epoch's first timestamp (window is 1000 in an epoch begun by a
 // renewal, less in one begun by an overflow), so delta stays below window
 // and every timestamp of an epoch is below the first one of the next
-// (except after a reset). headroom = min(255, 2^24-1 - base) is how many
+// (except after a reset). headroom = min(254, 2^24-1 - base) is how many
 // overflows of counter_lo fit before counter_hi reaches its maximum or
-// carries run out: no ID is minted, and no state written by
-// compare-and-swap, with carries above it.
+// carries run out.
 //
 // The common case, the same millisecond with carries below headroom,
 // reserves an ID with one atomic add of 1 to the hot word: counter_lo goes
@@ -79,15 +88,21 @@ const renewalInterval = 1000
 // result has the loaded tag and delta and carries at most headroom. An add
 // made some time after its load meets a later state: one of the same
 // millisecond, which is an ID like any other, or one the check refuses,
-// leaving a gap: a later millisecond or epoch, or, after other calls have
-// moved carries to headroom and counter_lo to its maximum, a state whose
-// carries pass headroom. Such a state stands for the one the late adds
-// landed on (counter_lo at its maximum, carries at headroom), and the next
-// call moves on from that. The only other state late adds can make is one
-// where they carried out of carries into delta: a later millisecond, whose
-// IDs are above every earlier one. The rare steps (a new millisecond, an
-// epoch start, a reset) go through compare-and-swap and check the state
-// first.
+// leaving a gap: a later millisecond or epoch, or a state whose carries
+// pass headroom.
+//
+// A state whose carries pass headroom is sealed: no ID is minted from it.
+// Refused adds leave one, after other calls used up the counters (counter_lo
+// at its maximum with carries at headroom), and it stands for that state.
+// A call that overflows counter_hi seals the state itself, by advancing
+// the hot word from the used-up state by one, before it begins the
+// overflow's epoch at the next millisecond: from a sealed state at
+// counter_hi's maximum the only way on is that overflow, even for a call
+// at a later millisecond, so no call can mint in the old epoch at or after
+// the new one's first timestamp (the epoch doc's rule for starting an
+// epoch). headroom is at most 254 so that a sealed state always fits in
+// carries, and it takes 2^24 refused adds, each by a call in flight
+// between its load and its add, to carry a sealed state into delta.
 //
 // An epoch change begun by one call can be finished by any other (package
 // internal/epoch), which then writes cold[1] with a counter_hi base of its
@@ -96,20 +111,14 @@ const renewalInterval = 1000
 // counter_hi and a window of 1000 ms, as if counter_hi had been renewed a
 // little early: the order and the format hold, only the specification's
 // counter_hi of 0 is replaced by a random one. Without concurrency no call
-// ever helps, and the core methods follow the specification exactly.
+// ever helps.
 //
-// One case departs from the specification: more than 255 overflows of
-// counter_lo within one epoch, that is more than 2^32 IDs within one
-// second of timestamps, which no real clock allows. The generator then
-// starts a new epoch early, at the time the next renewal is due, which
-// keeps IDs unique and increasing.
-type Generator struct {
-	engine epoch.Engine
-	clock  clock.Clock
-	ent    entropy.Shared // random numbers when rng is nil
-	mu     sync.Mutex     // serializes reads from rng
-	rng    io.Reader
-}
+// One case departs from the specification even one call at a time: more
+// than 254 overflows of counter_lo within one epoch, that is about 2^32
+// IDs within a second (or 254 new milliseconds in a second whose random
+// counter_lo was drawn within a few values of its maximum). The generator
+// then starts a new epoch early, at the time the next renewal is due,
+// which keeps IDs unique and increasing.
 
 // Layout of the hot word's per-ID part and of cold[1]'s payload.
 const (
@@ -119,11 +128,18 @@ const (
 	carryShift    = loBits
 	deltaShift    = carryShift + carryBits
 	maxCarries    = 1<<carryBits - 1
+	maxHeadroom   = maxCarries - 1 // so that a sealed state fits in carries
 	counterMask   = MaxCounter
 	windowShift   = 24
 	headroomShift = 40
 	coldWords     = 2
 )
+
+// The fields of the hot word's per-ID part and of cold[1]'s payload.
+func deltaOf(hot uint64) uint64       { return hot >> deltaShift & (1<<deltaBits - 1) }
+func carriesOf(hot uint64) uint64     { return hot >> carryShift & maxCarries }
+func headroomOf(hiWord uint64) uint64 { return hiWord >> headroomShift }
+func windowOf(hiWord uint64) uint64   { return hiWord >> windowShift & (1<<deltaBits - 1) }
 
 // Bounds the layout relies on, checked by the compiler.
 const (
@@ -179,9 +195,10 @@ func (g *Generator) GenerateOrAbort() (ID, error) {
 // than rollbackAllowance ms behind the last ID. Given the same timestamps
 // and random bytes it returns exactly the IDs of the specification's
 // algorithm. It returns [ErrInvalidTimestamp] for a timestamp of 0 or above
-// [MaxTimestamp], or an allowance above MaxTimestamp. Like any core it is
-// not meant for concurrent use: interleaving calls with other timestamps
-// breaks the order the timestamps imply.
+// [MaxTimestamp], or an allowance above MaxTimestamp. Calls from several
+// goroutines keep the type's guarantees; give them readings of one clock
+// that never goes back, since a call whose timestamp is more than the
+// allowance behind the stream resets it.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ID, error) {
 	return g.generate(timestamp, rollbackAllowance, epoch.Reset)
 }
@@ -245,16 +262,23 @@ func (g *Generator) takeRun(run []ID, timestamp uint64) int {
 	}
 	s := g.engine.Load(coldWords)
 	startedAt, hiWord := s.Payload(0), s.Payload(1)
-	carries := s.Hot >> carryShift & maxCarries
-	current := startedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
-	if !s.Consistent() || current-timestamp > DefaultRollbackAllowance || carries >= hiWord>>headroomShift ||
-		!g.engine.Advance(s, s.Hot+uint64(len(run))) {
+	if !countable(s, startedAt, hiWord, timestamp, DefaultRollbackAllowance) || !g.engine.Advance(s, s.Hot+uint64(len(run))) {
 		return 0
 	}
 	for i := range run {
 		putID(&run[i], startedAt, hiWord, s.Hot+1+uint64(i), uint32(g.ent.Uint64()))
 	}
 	return len(run)
+}
+
+// countable reports whether the state in s, whose cold payloads are
+// startedAt and hiWord, goes on by counting at timestamp, generate's common
+// case: s is consistent, its millisecond is
+// timestamp's or at most allowance ahead of it (current - timestamp wraps
+// to a huge value if timestamp is ahead), and carries are below headroom,
+// so that counter_lo has room for an overflow.
+func countable(s epoch.Snapshot, startedAt, hiWord, timestamp, allowance uint64) bool {
+	return s.Consistent() && startedAt+deltaOf(s.Hot)-timestamp <= allowance && carriesOf(s.Hot) < headroomOf(hiWord)
 }
 
 // generate is the one engine behind every generating method: the
@@ -275,7 +299,7 @@ func (g *Generator) takeRun(run []ID, timestamp uint64) int {
 // store forwarding.)
 func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, err error) {
 	if m&epoch.Now == epoch.Now {
-		// The clock read in two inlined halves, without a call.
+		// The clock read in inlined halves (see clock.Clock.TryMillisAt).
 		mono := clock.Mono()
 		var ok bool
 		if timestamp, ok = g.clock.TryMillisAt(mono); !ok {
@@ -287,13 +311,8 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 	}
 	s := g.engine.Load(coldWords)
 	startedAt, hiWord := s.Payload(0), s.Payload(1)
-	carries, headroom := s.Hot>>carryShift&maxCarries, hiWord>>headroomShift
-	current := startedAt + s.Hot>>deltaShift&(1<<deltaBits-1)
 	var d draws // kept out of memory: nothing here takes its address
-	// The same millisecond, or a rollback within the allowance (current -
-	// timestamp wraps to a huge value if timestamp is ahead), and counter_hi
-	// has room for an overflow.
-	if s.Consistent() && current-timestamp <= allowance && carries < headroom {
+	if countable(s, startedAt, hiWord, timestamp, allowance) {
 		if g.rng == nil {
 			d.entropy = uint32(g.ent.Uint64())
 		} else if d.entropy, err = g.draw(); err != nil {
@@ -310,7 +329,7 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 		// good if it has the loaded tag and delta (the difference is then
 		// its carries; otherwise at least 2^8, or wrapped) and carries at
 		// most headroom.
-		if got>>carryShift-s.Hot>>deltaShift<<carryBits <= headroom {
+		if got>>carryShift-s.Hot>>deltaShift<<carryBits <= headroomOf(hiWord) {
 			putID(&id, startedAt, hiWord, got, d.entropy)
 			return id, nil
 		}
@@ -323,8 +342,8 @@ func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ID, 
 // place: an ID built in a temporary with two 8-byte stores and copied out
 // with one 16-byte load stalls on store forwarding.
 func putID(id *ID, startedAt, hiWord, hot uint64, entropy uint32) {
-	timestamp := startedAt + hot>>deltaShift&(1<<deltaBits-1)
-	counterHi := (hiWord + hot>>carryShift&maxCarries) & counterMask
+	timestamp := startedAt + deltaOf(hot)
+	counterHi := (hiWord + carriesOf(hot)) & counterMask
 	binary.BigEndian.PutUint64(id[0:8], timestamp<<16|counterHi>>8)
 	binary.BigEndian.PutUint64(id[8:16], counterHi<<56|(hot&counterMask)<<32|uint64(entropy))
 }
@@ -336,7 +355,7 @@ func perID(delta, carries, counterLo uint64) uint64 {
 
 // hiWordOf packs cold[1]'s payload for a counter_hi base and a window.
 func hiWordOf(base, window uint64) uint64 {
-	return min(maxCarries, counterMask-base)<<headroomShift | window<<windowShift | base
+	return min(maxHeadroom, counterMask-base)<<headroomShift | window<<windowShift | base
 }
 
 // A move is what the specification's algorithm does next from a state.
@@ -362,29 +381,39 @@ type plan struct {
 // next returns the plan for timestamp from the state in s.
 func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, err error) {
 	startedAt, hiWord := s.Payload(0), s.Payload(1)
-	window, headroom := hiWord>>windowShift&(1<<deltaBits-1), hiWord>>headroomShift
-	delta, carries := s.Hot>>deltaShift&(1<<deltaBits-1), s.Hot>>carryShift&maxCarries
+	window, headroom := windowOf(hiWord), headroomOf(hiWord)
+	delta, carries := deltaOf(s.Hot), carriesOf(s.Hot)
 	current := startedAt + delta
+	atMax := (hiWord+headroom)&counterMask == counterMask // counter_hi reaches its maximum at headroom
 	switch {
-	case timestamp > current:
-		// A new millisecond: counter_lo starts at random, in this epoch
-		// unless counter_hi is due a renewal (or was never drawn). Carries
-		// past headroom are stray adds' (see the type's comment): the state
-		// stands for carries at headroom.
-		if startedAt != 0 && timestamp-startedAt < window {
-			return plan{move: moveAdvance, delta: timestamp - startedAt, carries: min(carries, headroom)}, nil
-		}
+	case timestamp > current && (startedAt == 0 || timestamp-startedAt >= window):
+		// counter_hi is due a renewal (or was never drawn): a new epoch.
 		return plan{move: moveStart, timestamp: timestamp}, nil
-	case current-timestamp <= allowance:
-		// The same millisecond, or a rollback within the allowance.
+	case timestamp > current && (carries <= headroom || !atMax):
+		// A new millisecond: counter_lo starts at random. Carries past
+		// headroom stand for carries at headroom (see below).
+		return plan{move: moveAdvance, delta: timestamp - startedAt, carries: min(carries, headroom)}, nil
+	case timestamp > current || current-timestamp <= allowance:
+		// The same millisecond, a rollback within the allowance, or a
+		// new millisecond from a sealed state (below).
 		if carries < headroom || carries == headroom && s.Hot&counterMask != counterMask {
 			// counter_lo + 1, or its overflow into counter_hi.
 			return plan{move: moveCount}, nil
 		}
-		// counter_lo is at its maximum and carries at headroom, or past it
-		// by stray adds, which stands for the same.
+		// counter_lo is at its maximum and carries at headroom, or carries
+		// are past headroom, which stands for the same: the state is
+		// sealed. Adds that landed after other calls had used up the
+		// counters leave a sealed state, and so does a call about to
+		// overflow counter_hi, which seals the state before it begins the
+		// overflow's epoch (see slow). From a sealed state at counter_hi's
+		// maximum the only way on is that overflow, even at a new
+		// millisecond: an advance to a later millisecond of this epoch,
+		// made while another call's overflow epoch was being begun at
+		// current+1, would mint IDs above that epoch's first ones.
+		// headroom is at most maxHeadroom so that sealing always fits in
+		// carries.
 		switch {
-		case (hiWord+headroom)&counterMask != counterMask:
+		case !atMax:
 			// counter_hi is below its maximum but out of carries: see the
 			// type's comment.
 			if startedAt+window > MaxTimestamp {
@@ -415,11 +444,11 @@ func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, er
 // drawn already.
 //
 // For a timestamp read from the clock, a state more than the allowance
-// ahead is checked against a second reading before it counts as a
-// rollback. Without that, a goroutine descheduled between its clock
-// reading and its first look at the state would reset the stream to its
-// stale time, and two such goroutines could keep resetting each other's
-// epochs.
+// ahead is checked against a reading taken after the state was loaded
+// before it counts as a rollback. Without that, a goroutine descheduled
+// between its clock reading and its look at the state would reset the
+// stream to its stale time, and two such goroutines could keep resetting
+// each other's epochs.
 func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id ID, err error) {
 	e := &g.engine
 	for {
@@ -432,17 +461,17 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 			}
 			continue
 		}
-		if current := s.Payload(0) + s.Hot>>deltaShift&(1<<deltaBits-1); m&epoch.FromClock != 0 &&
+		if current := s.Payload(0) + deltaOf(s.Hot); m&epoch.FromClock != 0 &&
 			timestamp < current && current-timestamp > allowance {
 			// A clock reading taken before other calls minted later IDs is
 			// stale, not a rollback (the call may have been descheduled
-			// after reading the clock): only a reading taken after seeing
-			// the state can show one.
-			m &^= epoch.FromClock
+			// after reading the clock): only a reading taken after loading
+			// this snapshot can show one, and it is compared with this
+			// snapshot, which a reset then replaces only if it is still
+			// the state.
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ID{}, ErrInvalidTimestamp
 			}
-			continue
 		}
 		p, err := next(s, timestamp, allowance, m&epoch.Abort != 0)
 		if err != nil {
@@ -468,6 +497,19 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 				return id, nil
 			}
 		case moveStart, moveOverflow:
+			if p.move == moveOverflow && carriesOf(s.Hot) <= headroomOf(hiWord) {
+				// Seal the state first (see next): once it is sealed, no
+				// call can mint in this epoch, so the new epoch's first
+				// timestamp, current+1, is above all of its IDs. Without
+				// the seal another call could advance the hot word to a
+				// later millisecond after this call moved cold[0] and
+				// before it moved hot, and the overflow's IDs would come
+				// after that call's in real time but below them.
+				if !e.Advance(s, s.Hot+1) {
+					continue
+				}
+				s.Hot++
+			}
 			want, newHiWord := wantCounterLo|wantEntropy, hiWordOf(0, p.window)
 			if p.move == moveStart {
 				want |= wantCounterHi

@@ -31,7 +31,7 @@ import (
 //     fresh random counters, so two shards collide only if their counter_hi
 //     (renewed every second), their counter_lo ranges (renewed every
 //     millisecond) and a 32-bit entropy all coincide within one
-//     millisecond; the README computes how rarely.
+//     millisecond; docs/generators.md computes how rarely.
 //   - Time-ordered to the millisecond: an ID's timestamp is the wall-clock
 //     millisecond of the call, or a few milliseconds ahead after a counter
 //     overflow, as the specification allows. A shard that finds the clock

@@ -16,7 +16,8 @@ var inlined = map[string][]string{
 	".": {
 		"(*Generator).Generate", "(*Generator).GenerateOrAbort",
 		"(*Generator).GenerateOrResetCore", "(*Generator).GenerateOrAbortCore",
-		"putID", "perID", "hiWordOf",
+		"putID", "perID", "hiWordOf", "countable",
+		"deltaOf", "carriesOf", "headroomOf", "windowOf",
 		"ID.Compare", "ID.IsZero", "ID.Timestamp", "ID.Uint64s", "FromUint64s",
 		"Parse", "ParseBytes",
 		"NewUnordered",

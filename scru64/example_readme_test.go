@@ -1,6 +1,6 @@
 package scru64_test
 
-// The README's SCRU64 sample, as a test: it needs the environment and a
+// The SCRU64 sample of docs/formats.md, as a test: it needs the environment and a
 // database, which an example cannot set up.
 
 import (

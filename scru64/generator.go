@@ -208,7 +208,7 @@ func (g *Generator) GenerateOrAbortCore(unixMillis, rollbackAllowance uint64) (I
 // takes it: with counterMask 0 the counter always looks full.
 func (g *Generator) generate(unixMillis, allowance uint64, now bool) (ID, error) {
 	if now {
-		// The clock read in two inlined halves, without a call.
+		// The clock read in inlined halves (see clock.Clock.TryMillisAt).
 		mono := clock.Mono()
 		var ok bool
 		if unixMillis, ok = wallClock.TryMillisAt(mono); !ok {

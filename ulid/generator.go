@@ -129,8 +129,9 @@ func (g *Generator) GenerateOrAbort() (ULID, error) {
 // [ErrInvalidTimestamp] for a timestamp of 0 or above [MaxTimestamp], or an
 // allowance above MaxTimestamp. Given the same timestamps and random bytes
 // it returns exactly the IDs of the specification's monotonic algorithm.
-// Like any core it is not meant for concurrent use: interleaving calls with
-// other timestamps breaks the order the timestamps imply.
+// Calls from several goroutines keep the type's guarantees; give them
+// readings of one clock that never goes back, since a call whose timestamp
+// is more than the allowance behind the stream resets it.
 func (g *Generator) GenerateOrResetCore(timestamp, rollbackAllowance uint64) (ULID, error) {
 	return g.generate(timestamp, rollbackAllowance, epoch.Reset)
 }
@@ -154,7 +155,7 @@ func (g *Generator) GenerateOrAbortCore(timestamp, rollbackAllowance uint64) (UL
 // package's generate for why it is not returned in registers instead).
 func (g *Generator) generate(timestamp, allowance uint64, m epoch.Mode) (id ULID, err error) {
 	if m&epoch.Now == epoch.Now {
-		// The clock read in two inlined halves, without a call.
+		// The clock read in inlined halves (see clock.Clock.TryMillisAt).
 		mono := clock.Mono()
 		var ok bool
 		if timestamp, ok = g.clock.TryMillisAt(mono); !ok {
@@ -212,11 +213,11 @@ func putID(id *ULID, timestamp, randHi, randLo uint64) {
 // fell into a later epoch.
 //
 // For a timestamp read from the clock, a state more than the allowance
-// ahead is checked against a second reading before it counts as a
-// rollback. Without that, a goroutine descheduled between its clock
-// reading and its first look at the state would reset the stream to its
-// stale time, and two such goroutines could keep resetting each other's
-// epochs.
+// ahead is checked against a reading taken after the state was loaded
+// before it counts as a rollback. Without that, a goroutine descheduled
+// between its clock reading and its look at the state would reset the
+// stream to its stale time, and two such goroutines could keep resetting
+// each other's epochs.
 func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error) {
 	e := &g.engine
 	var r random
@@ -237,11 +238,9 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode) (ULID, error
 		current := s.Payload(0)
 		if m&epoch.FromClock != 0 && timestamp < current && current-timestamp > allowance {
 			// A stale reading, or a rollback: see the doc comment.
-			m &^= epoch.FromClock
 			if timestamp = g.clock.Millis(); timestamp-1 >= MaxTimestamp {
 				return ULID{}, ErrInvalidTimestamp
 			}
-			continue
 		}
 		switch {
 		case current-timestamp <= allowance:

@@ -10,6 +10,7 @@
 package clock
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,6 +46,15 @@ func NewWithWall(wall func() time.Time, interval time.Duration) *Clock {
 	return c
 }
 
+// SetWall makes c take the wall time from wall (time.Now if nil) and
+// re-anchor at least every interval, as a clock from [NewWithWall] does,
+// for tests that give a generator holding a Clock a fake wall clock. It
+// must be called before c is first used.
+func (c *Clock) SetWall(wall func() time.Time, interval time.Duration) {
+	c.wall, c.interval = wall, int64(interval)
+	c.reanchor(0)
+}
+
 // Millis returns the current Unix time in milliseconds, or 0 if the wall
 // clock reads before 1970.
 func (c *Clock) Millis() uint64 {
@@ -56,25 +66,37 @@ func (c *Clock) Millis() uint64 {
 // The compare-and-swap elects one caller per interval; the others go on with
 // the offset they find, which is at most one interval old.
 //
+// The winner moves the deadline to reanchoring while it reads the wall
+// clock and stores the offset, and to the next deadline only after, so
+// that re-anchors never overlap: a winner that stalled before its store
+// cannot overwrite a later winner's offset with its older one (which,
+// after a step of the wall clock, would take the clock back across the
+// step). Meanwhile readers find the deadline passed, fail to win it, and
+// go on with the offset they find.
+//
 // The first anchor (deadline 0) is different: there is no older offset to
 // go on with, so it runs once under c.first, which every caller that saw
 // deadline 0 waits for, and it stores the offset before the deadline. A
 // caller that sees a non-zero deadline therefore sees an offset too (Go's
 // atomics are sequentially consistent).
 func (c *Clock) reanchor(deadline int64) {
-	if deadline == 0 {
+	switch {
+	case deadline == 0:
 		c.first.Do(func() {
 			wallNs, mono := c.read()
 			c.offset.Store(wallNs - mono)
 			c.deadline.Store(mono + c.intervalNs())
 		})
-		return
-	}
-	wallNs, mono := c.read()
-	if c.deadline.CompareAndSwap(deadline, mono+c.intervalNs()) {
+	case deadline != reanchoring && c.deadline.CompareAndSwap(deadline, reanchoring):
+		wallNs, mono := c.read()
 		c.offset.Store(wallNs - mono)
+		c.deadline.Store(mono + c.intervalNs())
 	}
 }
+
+// reanchoring is the deadline while a re-anchor is under way: every
+// monotonic reading is past it, and no deadline is ever set to it.
+const reanchoring = math.MinInt64
 
 // read returns the wall clock in Unix ns and the monotonic clock in ns
 // since origin.

@@ -143,3 +143,34 @@ func TestZeroClock(t *testing.T) {
 		}
 	}
 }
+
+// TestReanchorsDoNotOverlap re-anchors on every reading from 64 goroutines
+// while the wall clock steps forward by an hour at each read of it. Each
+// goroutine's readings must never go back: a re-anchor that stalled
+// before storing its offset must not store it over a later one's, which
+// would take the clock back across the steps made meanwhile.
+func TestReanchorsDoNotOverlap(t *testing.T) {
+	var steps atomic.Int64
+	base := time.Now()
+	c := NewWithWall(func() time.Time { return base.Add(time.Duration(steps.Add(1)) * time.Hour) }, time.Nanosecond)
+	var wg sync.WaitGroup
+	var failed atomic.Bool
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last := uint64(0)
+			for range 50_000 {
+				now := c.Millis()
+				if now < last {
+					if failed.CompareAndSwap(false, true) {
+						t.Errorf("the clock went back from %d to %d", last, now)
+					}
+					return
+				}
+				last = now
+			}
+		}()
+	}
+	wg.Wait()
+}

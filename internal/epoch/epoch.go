@@ -83,19 +83,61 @@
 // (the Go memory model: they behave as if executed in one total order that
 // every goroutine observes).
 //
+// # Late writes: what the formats must check
+//
+// A call writes some time after it loaded the words, and by then other
+// calls may have moved them. The engine makes three kinds of late write
+// harmless by itself and leaves one to the formats:
+//
+//   - A late compare-and-swap (Advance, and each step of Start and Help)
+//     fails if its word moved: invariants 2 and 3.
+//   - A late Start or Help cannot move a word of a later epoch (above).
+//   - A late Reserve always succeeds, and lands on whatever state the hot
+//     word has reached. Its result is checked by the format (below).
+//   - A Start's cold[0] write fixes the new epoch's payloads, computed
+//     from the starter's snapshot, but the old epoch goes on until the hot
+//     word moves: calls that loaded it before cold[0] moved can still
+//     reserve and advance in it. So a format must begin an epoch only at a
+//     point above every ID the old epoch can still mint. Two ways do:
+//     begin above the old epoch's whole range (a later millisecond than
+//     any in it), or first move the hot word, by Advance, to a state from
+//     which the format mints nothing more in that epoch (a sealed state),
+//     and begin the epoch from that snapshot. The Advance fails if anyone
+//     moved the hot word in between, and once it succeeds no call can move
+//     it on except by the new epoch (late reserves still add to it, and
+//     the format refuses what they produce).
+//
+// The per-ID part of the hot word is a stack of fields that a reserve can
+// carry through: the lowest counts IDs, and an overflow carries into the
+// next, up to the tag. For each field a late reserve can carry into, the
+// format states why the result is either an ID it may mint (the loaded
+// epoch's, at the loaded millisecond, within its limits: checked on every
+// reserve that did not get the value it expected) or a state no ID is
+// minted from, and how many late reserves, each by a different call in
+// flight between its Load and its Reserve, it would take to carry further:
+//
+//   - SCRU128 (hot: delta | carries | counter_lo): an overflow of counter_lo
+//     into carries is the specification's overflow into counter_hi, valid
+//     while carries stay at most headroom (at most 254, below carries'
+//     maximum). A state with carries past headroom is sealed: no ID is
+//     minted from it, and only an epoch start moves it on. Carrying out of
+//     carries into delta (a later millisecond) takes 2^24 late reserves
+//     on one sealed state; into the tag, 2^42 in all.
+//   - ULID (hot: count): counts stop at 2^41 (ErrMonotonicOverflow), 2^41
+//     late reserves below the tag.
+//
 // # Bounds
 //
 // Tags are compared modulo 2^22 in hot and modulo 2^16 in the cold words.
 // A goroutine that stalls between its Load and its add or compare-and-swap
 // while 2^22 epochs pass could find its tag again (ABA). Epochs cannot
 // start faster than calls are made; with a real clock they last a second
-// (SCRU128, where an overflow of counter_hi, at least 2^24 IDs, can end one
-// sooner) or a millisecond (ULID), so that takes weeks or 70 minutes of one
-// goroutine never being scheduled while others mint without pause.
-// A reservation made some time after its Load meets a later state of the
-// epoch, which may not be one the format can use; each format checks the
-// value Reserve returned and says what it refuses. It never reaches the
-// tag.
+// (SCRU128) or a millisecond (ULID), so that takes weeks or 70 minutes of
+// one goroutine never being scheduled while others mint without pause. An
+// overflow of SCRU128's counter_hi also begins an epoch: with random
+// draws that takes about 2^24 IDs, but an rng that keeps drawing counters
+// at their maximum can make every few calls begin one, and then the bound
+// is 2^22 epochs of calls.
 //
 // # The zero state
 //

@@ -83,3 +83,27 @@ func TestCheckAllocsCatchesAnAllocation(t *testing.T) {
 		t.Fatal("one allocation per call, as wanted, reported as a failure")
 	}
 }
+
+// TestRealTimeOrder pins what the linearizability check accepts: IDs of
+// calls that overlap may come in any order, a call that returned before
+// another started must have the smaller ID, and no ID may repeat.
+func TestRealTimeOrder(t *testing.T) {
+	cmp := func(a, b int) int { return a - b }
+	for _, tc := range []struct {
+		name   string
+		events []Event[int]
+		ok     bool
+	}{
+		{"sequential, increasing", []Event[int]{{1, 2, 10, 0}, {3, 4, 20, 1}, {5, 6, 30, 0}}, true},
+		{"overlapping, in either order", []Event[int]{{1, 4, 20, 0}, {2, 3, 10, 1}, {5, 6, 30, 0}}, true},
+		{"a later call below an earlier one", []Event[int]{{1, 2, 20, 0}, {3, 4, 10, 1}}, false},
+		{"below one that returned two calls earlier", []Event[int]{{1, 2, 30, 0}, {3, 8, 40, 1}, {4, 5, 20, 2}}, false},
+		{"equal IDs of sequential calls", []Event[int]{{1, 2, 10, 0}, {3, 4, 10, 1}}, false},
+		{"a repeat among overlapping calls", []Event[int]{{1, 4, 10, 0}, {2, 3, 10, 1}}, false},
+	} {
+		err := RealTimeOrder(tc.events, cmp)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: RealTimeOrder = %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
