@@ -8,8 +8,8 @@ import (
 )
 
 // TestAllocations checks that encoding and scanning a value of the ID
-// types, in either format, does not allocate, where without Register
-// scanning does, and that an array in the
+// types, in either format, in the ID's PostgreSQL type and in text, does
+// not allocate, where without Register scanning does, and that an array in the
 // binary format costs the same allocations whatever its length. (pgx
 // parses and writes arrays in the text format through a string per
 // element, which no codec can avoid.)
@@ -28,26 +28,28 @@ func (f *format[T, N]) testAllocations(t *testing.T) {
 	id := f.extremes[1]
 	buf := make([]byte, 0, 4096)
 	for _, format := range []int16{pgtype.TextFormatCode, pgtype.BinaryFormatCode} {
-		for _, value := range []any{id, &id, f.null(id, true)} {
-			plan := m.PlanEncode(pgType.OID, format, value)
-			if n := testing.AllocsPerRun(100, func() { _, _ = plan.Encode(value, buf[:0]) }); n != 0 {
-				t.Errorf("encoding a %T in format %d: %v allocations", value, format, n)
+		for _, oid := range []uint32{pgType.OID, pgtype.TextOID} {
+			for _, value := range []any{id, &id, f.null(id, true)} {
+				plan := m.PlanEncode(oid, format, value)
+				if n := testing.AllocsPerRun(100, func() { _, _ = plan.Encode(value, buf[:0]) }); n != 0 {
+					t.Errorf("encoding a %T for OID %d in format %d: %v allocations", value, oid, format, n)
+				}
 			}
-		}
-		src, err := m.Encode(pgType.OID, format, id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var scanned T
-		var scannedNull N
-		for _, target := range []any{&scanned, &scannedNull} {
-			plan := m.PlanScan(pgType.OID, format, target)
-			if n := testing.AllocsPerRun(100, func() { _ = plan.Scan(src, target) }); n != 0 {
-				t.Errorf("scanning into a %T in format %d: %v allocations", target, format, n)
+			src, err := m.Encode(oid, format, id, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			unregistered := pgtype.NewMap().PlanScan(pgType.OID, format, target)
-			if n := testing.AllocsPerRun(100, func() { _ = unregistered.Scan(src, target) }); n == 0 {
-				t.Errorf("scanning into a %T in format %d without Register: no allocations", target, format)
+			var scanned T
+			var scannedNull N
+			for _, target := range []any{&scanned, &scannedNull} {
+				plan := m.PlanScan(oid, format, target)
+				if n := testing.AllocsPerRun(100, func() { _ = plan.Scan(src, target) }); n != 0 {
+					t.Errorf("scanning into a %T from OID %d in format %d: %v allocations", target, oid, format, n)
+				}
+				unregistered := pgtype.NewMap().PlanScan(oid, format, target)
+				if n := testing.AllocsPerRun(100, func() { _ = unregistered.Scan(src, target) }); n == 0 {
+					t.Errorf("scanning into a %T from OID %d in format %d without Register: no allocations", target, oid, format)
+				}
 			}
 		}
 

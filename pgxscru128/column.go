@@ -8,23 +8,34 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// column is how the values of one ID type T are stored in the PostgreSQL
-// type Register maps T to, in each format.
+// column is how the values of one ID type T are stored in one kind of
+// PostgreSQL column, in each format.
 type column[T any] struct {
-	oid                     uint32
-	typeName, arrayTypeName string
-	// base is pgx's codec for the type, for a map that has none.
-	base pgtype.Codec
 	// encode appends id in the format of the index (pgtype.TextFormatCode
 	// or pgtype.BinaryFormatCode); decode reads src, which is not NULL,
 	// into dst, and leaves dst unchanged on error.
 	encode [2]func(buf []byte, id T) ([]byte, error)
 	decode [2]func(dst *T, src []byte) error
-	// text, if not nil, is id's text form for text columns, which pgx
-	// would not otherwise accept; nil leaves text columns to the type's
-	// driver.Valuer, as without Register.
-	text func(id T) (string, error)
 }
+
+// pgType is a PostgreSQL type Register puts a codec in place for.
+type pgType struct {
+	oid  uint32
+	name string
+	// base is pgx's codec for the type, for a map that has none.
+	base pgtype.Codec
+}
+
+var (
+	uuidType = pgType{pgtype.UUIDOID, "uuid", pgtype.UUIDCodec{}}
+	int8Type = pgType{pgtype.Int8OID, "int8", pgtype.Int8Codec{}}
+	// textTypes hold every ID type's own text.
+	textTypes = []pgType{
+		{pgtype.TextOID, "text", pgtype.TextCodec{}},
+		{pgtype.VarcharOID, "varchar", pgtype.TextCodec{}},
+		{pgtype.BPCharOID, "bpchar", pgtype.TextCodec{}},
+	}
+)
 
 // uuidColumn stores a 128-bit ID as uuid: its 16 bytes in the binary
 // format, the hyphenated hexadecimal form in the text format.
@@ -35,10 +46,6 @@ type column[T any] struct {
 // reads, and bad input fails with the format package's own errors.
 func uuidColumn[T ~[16]byte](errLength error, scan func(*T, any) error) column[T] {
 	return column[T]{
-		oid:           pgtype.UUIDOID,
-		typeName:      "uuid",
-		arrayTypeName: "_uuid",
-		base:          pgtype.UUIDCodec{},
 		encode: [2]func([]byte, T) ([]byte, error){
 			pgtype.TextFormatCode:   func(buf []byte, id T) ([]byte, error) { return appendHyphenated(buf, id), nil },
 			pgtype.BinaryFormatCode: func(buf []byte, id T) ([]byte, error) { return append(buf, id[:]...), nil },
@@ -64,10 +71,7 @@ func uuidColumn[T ~[16]byte](errLength error, scan func(*T, any) error) column[T
 
 // int64ID is a 64-bit ID type: SCRU64 IDs are unsigned, Ulid-Flake IDs
 // signed.
-type int64ID interface {
-	~uint64 | ~int64
-	String() string
-}
+type int64ID interface{ ~uint64 | ~int64 }
 
 // int8Column stores a 64-bit ID as int8 (bigint): 8 big-endian bytes in
 // the binary format, decimal digits in the text format. A value above
@@ -89,10 +93,6 @@ func int8Column[T int64ID](maxID T, errLength, errRange error, scan func(*T, any
 		return nil
 	}
 	return column[T]{
-		oid:           pgtype.Int8OID,
-		typeName:      "int8",
-		arrayTypeName: "_int8",
-		base:          pgtype.Int8Codec{},
 		encode: [2]func([]byte, T) ([]byte, error){
 			pgtype.TextFormatCode: func(buf []byte, id T) ([]byte, error) {
 				if !isID(id) {
@@ -122,12 +122,39 @@ func int8Column[T int64ID](maxID T, errLength, errRange error, scan func(*T, any
 				return fromInt64(dst, int64(binary.BigEndian.Uint64(src)))
 			},
 		},
-		text: func(id T) (string, error) {
-			if !isID(id) {
-				return "", errRange
-			}
-			return id.String(), nil
-		},
+	}
+}
+
+// textColumn stores an ID as its own text, in either format (text is the
+// same bytes in both). appendText is the type's AppendText method, which
+// fails with the package's error for a 64-bit value that is no ID.
+//
+// Reading, the text form of textLength bytes is parsed here; anything
+// else goes to scan as a string, which then reads what the type's Scan
+// method reads from a string, as without Register.
+func textColumn[T any](appendText func(T, []byte) ([]byte, error), parse func([]byte) (T, error),
+	textLength int, scan func(*T, any) error) column[T] {
+	encode := func(buf []byte, id T) ([]byte, error) {
+		buf, err := appendText(id, buf)
+		if err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	decode := func(dst *T, src []byte) error {
+		if len(src) != textLength {
+			return scan(dst, string(src))
+		}
+		id, err := parse(src)
+		if err != nil {
+			return err
+		}
+		*dst = id
+		return nil
+	}
+	return column[T]{
+		encode: [2]func([]byte, T) ([]byte, error){encode, encode},
+		decode: [2]func(*T, []byte) error{decode, decode},
 	}
 }
 

@@ -23,9 +23,9 @@
 //   - The Null types (scru128.NullID, ulid.NullULID, legacy.NullID,
 //     scru64.NullID, ulidflake.NullID) and pointers (*scru128.ID, ...)
 //     work the same way; an invalid Null value and a nil pointer are NULL.
-//     Scanning NULL sets a Null value's Valid to false and a
-//     **scru128.ID to nil, and into a plain ID is the format package's
-//     ErrScanNull.
+//     Scanning NULL sets a Null value's Valid to false, and a *scru128.ID
+//     scanned into through a **scru128.ID to nil; into a plain ID it is
+//     the format package's ErrScanNull.
 //   - Slices of the ID types, of their Null types and of pointers to them
 //     ([]scru128.ID, []scru128.NullID, []*scru128.ID, ...) go to and come
 //     from uuid[] and int8[]; a nil slice is NULL, and a NULL array scans
@@ -47,7 +47,8 @@
 // statements, and in CopyFrom), an ID goes as its own text
 // (0372hg16csmsm50l8dikcvukc), as without Register for the 128-bit types
 // and now also for the 64-bit ones, which pgx otherwise refuses for text.
-// Scanning a text column reads whatever the type's Scan method reads.
+// Scanning a text column reads what the type's Scan method reads from a
+// string.
 //
 // Where pgx does not know a parameter's type, it cannot tell a text column
 // from a uuid or int8 one: in QueryExecModeExec and
@@ -75,7 +76,12 @@
 // ("\x017fee7fef417e2b3432ac2ec553687c"), which a uuid column refuses with
 // the same error.
 //
-// The Binary types (scru128.Binary, scru128.NullBinary and those of ulid
-// and legacy) are left as they are, with or without Register: they store
-// 16 bytes for a bytea column.
+// # Other types
+//
+// Register changes nothing for other Go types, the Binary types
+// (scru128.Binary, scru128.NullBinary and those of ulid and legacy) among
+// them: they store 16 bytes for a bytea column, with or without Register.
+// Nor does it change, where pgx knows a parameter's type, what an ID
+// becomes in a column other than uuid, int8 and text: a plain ID bound to
+// bytea still stores its text, as without Register (pass Binary(id)).
 package pgxscru128

@@ -193,6 +193,24 @@ func TestRegisterLeavesOtherTypes(t *testing.T) {
 		if err := conn.QueryRow(ctx, `SELECT $1::int8 + 1`, mode, int64(41)).Scan(&n); err != nil || n != 42 {
 			t.Errorf("%v, int64: %d, %v", mode, n, err)
 		}
+		for _, cast := range []string{"text", "varchar", "char(5)"} {
+			args := []any{"hello", pgtype.Text{String: "hello", Valid: true}}
+			if knowsTypes(mode) {
+				// Where the type is unknown, pgx sends a []byte as
+				// bytea, with or without Register.
+				args = append(args, []byte("hello"))
+			}
+			for _, arg := range args {
+				var s string
+				var bs []byte
+				var pt pgtype.Text
+				var a any
+				err := conn.QueryRow(ctx, `SELECT $1::`+cast+`, $1::`+cast+`, $1::`+cast+`, $1::`+cast, mode, arg).Scan(&s, &bs, &pt, &a)
+				if err != nil || s != "hello" || string(bs) != "hello" || pt.String != "hello" || a != "hello" {
+					t.Errorf("%v, %T as %s: %q, %q, %v, %v, %v", mode, arg, cast, s, bs, pt, a, err)
+				}
+			}
+		}
 		var u pgtype.UUID
 		var a any
 		var b scru128.Binary
@@ -225,5 +243,27 @@ func TestRegisterMisuse(t *testing.T) {
 	}
 	if got, err := m.Encode(pgtype.UUIDOID, pgtype.BinaryFormatCode, scru128.Max, nil); err != nil || string(got) != string(scru128.Max[:]) {
 		t.Errorf("after two Registers: %x, %v", got, err)
+	}
+}
+
+// TestRegisterKeepsOtherColumns binds IDs to parameters of types other
+// than uuid, int8 and text, where pgx knows the type: Register must
+// change nothing there, so each binding succeeds or fails as it does
+// without Register, with the same result.
+func TestRegisterKeepsOtherColumns(t *testing.T) {
+	ctx := context.Background()
+	plain, registered := connect(t, false), connect(t, true)
+	args := []any{scru64.ID(5), scru64.MustParse("0u375nxqh5cq"), scru64.NullID{ID: 5, Valid: true}, scru128.MustParse("0372hg16csmsm50l8dikcvukc")}
+	for _, mode := range modes[:3] {
+		for _, cast := range []string{"numeric", "int4", "float8", "bytea", "json", "jsonb", "macaddr8"} {
+			for _, arg := range args {
+				var want, got string
+				errWant := plain.QueryRow(ctx, `SELECT $1::`+cast+`::text`, mode, arg).Scan(&want)
+				errGot := registered.QueryRow(ctx, `SELECT $1::`+cast+`::text`, mode, arg).Scan(&got)
+				if got != want || (errGot == nil) != (errWant == nil) {
+					t.Errorf("%v, %T %v as %s: %q, %v; without Register %q, %v", mode, arg, arg, cast, got, errGot, want, errWant)
+				}
+			}
+		}
 	}
 }

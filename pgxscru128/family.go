@@ -6,32 +6,39 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// idType is what Register knows of one ID type: the plans the codec it
-// puts in place for the type's column (uuid or int8) uses, and the
-// wrappers that let pgx's own codecs take the type's slices and, for
-// 64-bit IDs, text columns.
+// idType is what Register knows of one ID type: the plans the codecs it
+// puts in place use, and the wrappers that let pgx's ArrayCodec take the
+// type's slices.
 type idType interface {
-	// pgType returns the PostgreSQL type the ID type maps to, and pgx's
-	// codec for it, for a map that has none.
-	pgType() (oid uint32, name string, base pgtype.Codec)
-	planEncode(format int16, value any) pgtype.EncodePlan
-	planScan(format int16, target any) pgtype.ScanPlan
+	// storedAs is the PostgreSQL type the ID type maps to.
+	storedAs() pgType
+	planEncode(kind columnKind, format int16, value any) pgtype.EncodePlan
+	planScan(kind columnKind, format int16, target any) pgtype.ScanPlan
 	wrapEncode(value any) (plan pgtype.WrappedEncodePlanNextSetter, next any, ok bool)
 	wrapScan(target any) (plan pgtype.WrappedScanPlanNextSetter, next any, ok bool)
 	registerDefaults(m *pgtype.Map)
 }
 
-// family is one ID type T with its Null type N, and the column that
-// stores them. Plans take T, *T, N and *N values (a nil pointer and an
+// columnKind says which of an ID type's columns a codec stands for.
+type columnKind int
+
+const (
+	inOwnType columnKind = iota // uuid or int8, as storedAs says
+	inText                      // text, varchar, char
+)
+
+// family is one ID type T with its Null type N, and the columns that
+// store them. Plans take T, *T, N and *N values (a nil pointer and an
 // invalid N are NULL) and scan into *T and *N.
 type family[T, N any] struct {
-	column[T]
+	stored      pgType
+	columns     [2]column[T]         // by columnKind
 	null        func(N) (T, bool)    // a Null value's ID and whether it is valid
 	nullFields  func(*N) (*T, *bool) // the same, to scan into
 	errScanNull error                // SQL NULL scanned into a T
 }
 
-func (f *family[T, N]) pgType() (uint32, string, pgtype.Codec) { return f.oid, f.typeName, f.base }
+func (f *family[T, N]) storedAs() pgType { return f.stored }
 
 // get returns the ID value holds, a T, *T, N or *N, and false for NULL.
 func (f *family[T, N]) get(value any) (id T, valid bool) {
@@ -52,26 +59,24 @@ func (f *family[T, N]) get(value any) (id T, valid bool) {
 	return id, false
 }
 
-func (f *family[T, N]) planEncode(format int16, value any) pgtype.EncodePlan {
+func (f *family[T, N]) planEncode(kind columnKind, format int16, value any) pgtype.EncodePlan {
 	switch value.(type) {
 	case T, *T, N, *N:
-		return &encodePlan[T, N]{f, f.encode[format]}
+		return &encodePlan[T, N]{f, f.columns[kind].encode[format]}
 	}
 	return nil
 }
 
-func (f *family[T, N]) planScan(format int16, target any) pgtype.ScanPlan {
+func (f *family[T, N]) planScan(kind columnKind, format int16, target any) pgtype.ScanPlan {
 	switch target.(type) {
 	case *T, *N:
-		return &scanPlan[T, N]{f, f.decode[format]}
+		return &scanPlan[T, N]{f, f.columns[kind].decode[format]}
 	}
 	return nil
 }
 
 // wrapEncode turns slices into arrays pgx's ArrayCodec takes, whose
-// elements then come back to planEncode, and for a type with a text form
-// for text columns turns a value into a pgtype.Text, which only text-like
-// codecs take.
+// elements then come back to planEncode.
 func (f *family[T, N]) wrapEncode(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
 	switch value.(type) {
 	case []T:
@@ -80,10 +85,6 @@ func (f *family[T, N]) wrapEncode(value any) (pgtype.WrappedEncodePlanNextSetter
 		return &sliceEncodePlan[N]{}, idArray[N](nil), true
 	case []*T:
 		return &pointerSliceEncodePlan[T]{}, pgtype.FlatArray[*T](nil), true
-	case T, *T, N, *N:
-		if f.text != nil {
-			return &textEncodePlan[T, N]{f: f}, pgtype.Text{}, true
-		}
 	}
 	return nil, nil, false
 }
@@ -105,10 +106,10 @@ func (f *family[T, N]) wrapScan(target any) (pgtype.WrappedScanPlanNextSetter, a
 // (QueryExecModeExec, QueryExecModeSimpleProtocol, types m does not know).
 func (f *family[T, N]) registerDefaults(m *pgtype.Map) {
 	for _, value := range []any{*new(T), (*T)(nil), *new(N), (*N)(nil)} {
-		m.RegisterDefaultPgType(value, f.typeName)
+		m.RegisterDefaultPgType(value, f.stored.name)
 	}
 	for _, value := range []any{[]T(nil), []N(nil), []*T(nil)} {
-		m.RegisterDefaultPgType(value, f.arrayTypeName)
+		m.RegisterDefaultPgType(value, "_"+f.stored.name)
 	}
 }
 
@@ -161,26 +162,6 @@ func (p *scanPlan[T, N]) Scan(src []byte, target any) error {
 		return nil
 	}
 	return fmt.Errorf("pgxscru128: scan plan used for %T", target)
-}
-
-// textEncodePlan hands a 64-bit ID's text form to a text-like codec.
-type textEncodePlan[T, N any] struct {
-	f    *family[T, N]
-	next pgtype.EncodePlan
-}
-
-func (p *textEncodePlan[T, N]) SetNext(next pgtype.EncodePlan) { p.next = next }
-
-func (p *textEncodePlan[T, N]) Encode(value any, buf []byte) ([]byte, error) {
-	id, valid := p.f.get(value)
-	if !valid {
-		return nil, nil
-	}
-	text, err := p.f.text(id)
-	if err != nil {
-		return nil, err
-	}
-	return p.next.Encode(pgtype.Text{String: text, Valid: true}, buf)
 }
 
 func nilTargetError(target any) error { return fmt.Errorf("%w: %T", ErrNilTarget, target) }

@@ -19,31 +19,51 @@ var ErrNilTarget = errors.New("pgxscru128: cannot scan into a nil pointer")
 // idTypes lists the ID types Register handles, one entry each.
 var idTypes = []idType{
 	&family[scru128.ID, scru128.NullID]{
-		column:      uuidColumn(scru128.ErrInvalidLength, (*scru128.ID).Scan),
+		stored: uuidType,
+		columns: [2]column[scru128.ID]{
+			inOwnType: uuidColumn(scru128.ErrInvalidLength, (*scru128.ID).Scan),
+			inText:    textColumn(scru128.ID.AppendText, scru128.ParseBytes, 25, (*scru128.ID).Scan),
+		},
 		null:        func(n scru128.NullID) (scru128.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *scru128.NullID) (*scru128.ID, *bool) { return &n.ID, &n.Valid },
 		errScanNull: scru128.ErrScanNull,
 	},
 	&family[ulid.ULID, ulid.NullULID]{
-		column:      uuidColumn(ulid.ErrInvalidLength, (*ulid.ULID).Scan),
+		stored: uuidType,
+		columns: [2]column[ulid.ULID]{
+			inOwnType: uuidColumn(ulid.ErrInvalidLength, (*ulid.ULID).Scan),
+			inText:    textColumn(ulid.ULID.AppendText, ulid.ParseBytes, ulid.EncodedSize, (*ulid.ULID).Scan),
+		},
 		null:        func(n ulid.NullULID) (ulid.ULID, bool) { return n.ULID, n.Valid },
 		nullFields:  func(n *ulid.NullULID) (*ulid.ULID, *bool) { return &n.ULID, &n.Valid },
 		errScanNull: ulid.ErrScanNull,
 	},
 	&family[legacy.ID, legacy.NullID]{
-		column:      uuidColumn(legacy.ErrInvalidLength, (*legacy.ID).Scan),
+		stored: uuidType,
+		columns: [2]column[legacy.ID]{
+			inOwnType: uuidColumn(legacy.ErrInvalidLength, (*legacy.ID).Scan),
+			inText:    textColumn(legacy.ID.AppendText, legacy.ParseBytes, legacy.EncodedSize, (*legacy.ID).Scan),
+		},
 		null:        func(n legacy.NullID) (legacy.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *legacy.NullID) (*legacy.ID, *bool) { return &n.ID, &n.Valid },
 		errScanNull: legacy.ErrScanNull,
 	},
 	&family[scru64.ID, scru64.NullID]{
-		column:      int8Column(scru64.Max, scru64.ErrInvalidLength, scru64.ErrOutOfRange, (*scru64.ID).Scan),
+		stored: int8Type,
+		columns: [2]column[scru64.ID]{
+			inOwnType: int8Column(scru64.Max, scru64.ErrInvalidLength, scru64.ErrOutOfRange, (*scru64.ID).Scan),
+			inText:    textColumn(scru64.ID.AppendText, scru64.ParseBytes, 12, (*scru64.ID).Scan),
+		},
 		null:        func(n scru64.NullID) (scru64.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *scru64.NullID) (*scru64.ID, *bool) { return &n.ID, &n.Valid },
 		errScanNull: scru64.ErrScanNull,
 	},
 	&family[ulidflake.ID, ulidflake.NullID]{
-		column:      int8Column(ulidflake.Max, ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, (*ulidflake.ID).Scan),
+		stored: int8Type,
+		columns: [2]column[ulidflake.ID]{
+			inOwnType: int8Column(ulidflake.Max, ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, (*ulidflake.ID).Scan),
+			inText:    textColumn(ulidflake.ID.AppendText, ulidflake.ParseBytes, ulidflake.EncodedSize, (*ulidflake.ID).Scan),
+		},
 		null:        func(n ulidflake.NullID) (ulidflake.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *ulidflake.NullID) (*ulidflake.ID, *bool) { return &n.ID, &n.Valid },
 		errScanNull: ulidflake.ErrScanNull,
@@ -52,11 +72,11 @@ var idTypes = []idType{
 
 // Register teaches m the ID types of this module's format packages, so
 // that they are bound and scanned without conversion. It replaces the
-// codecs of uuid and int8 on m with codecs that handle the ID types
-// themselves and pass every other Go type to the codec they replace, and
-// adds wrappers that turn slices of IDs into arrays and 64-bit IDs into
-// text for text columns. See the package documentation for what each type
-// becomes in each column and query mode.
+// codecs of uuid, int8, text, varchar and char (bpchar) on m with codecs
+// that handle the ID types themselves and pass every other Go type to the
+// codec they replace, and adds a wrapper that turns slices of IDs into
+// arrays. See the package documentation for what each type becomes in
+// each column and query mode.
 //
 // Register changes m, so it must run before m is used, and not while
 // another goroutine uses m: with a pool, call it in AfterConnect, which
@@ -75,18 +95,24 @@ func Register(m *pgtype.Map) {
 		}
 	}
 	codecs := map[uint32]*idCodec{}
-	for _, t := range idTypes {
-		oid, name, base := t.pgType()
-		codec := codecs[oid]
+	add := func(to pgType, kind columnKind, t idType) {
+		codec := codecs[to.oid]
 		if codec == nil {
-			codec = &idCodec{Codec: base}
-			if replaced, ok := m.TypeForOID(oid); ok {
+			codec = &idCodec{Codec: to.base, kind: kind}
+			name := to.name
+			if replaced, ok := m.TypeForOID(to.oid); ok {
 				codec.Codec, name = replaced.Codec, replaced.Name
 			}
-			codecs[oid] = codec
-			m.RegisterType(&pgtype.Type{Name: name, OID: oid, Codec: codec})
+			codecs[to.oid] = codec
+			m.RegisterType(&pgtype.Type{Name: name, OID: to.oid, Codec: codec})
 		}
 		codec.types = append(codec.types, t)
+	}
+	for _, t := range idTypes {
+		add(t.storedAs(), inOwnType, t)
+		for _, text := range textTypes {
+			add(text, inText, t)
+		}
 		t.registerDefaults(m)
 	}
 	// First, so that they see the ID types' slices before pgx's own
@@ -95,11 +121,13 @@ func Register(m *pgtype.Map) {
 	m.TryWrapScanPlanFuncs = append([]pgtype.TryWrapScanPlanFunc{tryWrapScan}, m.TryWrapScanPlanFuncs...)
 }
 
-// idCodec is the codec Register puts in place for uuid and for int8. It
-// plans the ID types itself and hands every other Go type, and every
-// other method, to the codec it replaced.
+// idCodec is the codec Register puts in place for each type it handles.
+// It plans the ID types itself, for the kind of column it stands for, and
+// hands every other Go type, and every other method, to the codec it
+// replaced.
 type idCodec struct {
 	pgtype.Codec
+	kind  columnKind
 	types []idType
 }
 
@@ -107,7 +135,7 @@ type idCodec struct {
 func (c *idCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
 	if format == pgtype.TextFormatCode || format == pgtype.BinaryFormatCode {
 		for _, t := range c.types {
-			if plan := t.planEncode(format, value); plan != nil {
+			if plan := t.planEncode(c.kind, format, value); plan != nil {
 				return plan
 			}
 		}
@@ -120,7 +148,7 @@ func (c *idCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any)
 func (c *idCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, target any) pgtype.ScanPlan {
 	if format == pgtype.TextFormatCode || format == pgtype.BinaryFormatCode {
 		for _, t := range c.types {
-			if plan := t.planScan(format, target); plan != nil {
+			if plan := t.planScan(c.kind, format, target); plan != nil {
 				return plan
 			}
 		}
