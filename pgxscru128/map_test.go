@@ -50,6 +50,17 @@ func (f *format[T, N]) testMap(t *testing.T) {
 			t.Errorf("NULL into a slice of Null values in format %d: %v, %v; want nil", format, nullSlice, err)
 		}
 	}
+	untouched := f.extremes[1]
+	binaryLength := map[string]int{"uuid": 16, "int8": 8}[f.pgType]
+	for _, length := range []int{0, 1, binaryLength - 1, binaryLength + 1, 2 * binaryLength} {
+		got, gotNull := untouched, f.null(untouched, true)
+		src := make([]byte, length)
+		err := m.Scan(pgType.OID, pgtype.BinaryFormatCode, src, &got)
+		errNull := m.Scan(pgType.OID, pgtype.BinaryFormatCode, src, &gotNull)
+		if !errors.Is(err, f.errLength) || !errors.Is(errNull, f.errLength) || got != untouched || gotNull != f.null(untouched, true) {
+			t.Errorf("%d bytes in the binary format: %v, %v, %v, %v; want %v, unchanged", length, got, gotNull, err, errNull, f.errLength)
+		}
+	}
 	for _, id := range f.sample(t) {
 		ptr := &id
 		for _, format := range []int16{pgtype.TextFormatCode, pgtype.BinaryFormatCode} {
