@@ -197,7 +197,8 @@ func (f *format[T, N]) testCollectRows(t *testing.T, conn *pgx.Conn) {
 // TestDomains binds IDs to parameters of domains, types pgx does not
 // know: one over the ID's PostgreSQL type, which takes them as that type,
 // and one over text, which, as the package documentation warns, gets the
-// same form rather than the ID's own text, in every query mode.
+// same form rather than the ID's own text, in every query mode. Both read
+// back, as does the ID's own text stored as a string.
 func TestDomains(t *testing.T) {
 	forEachMode(t, func(t *testing.T, f testedFormat, conn *pgx.Conn, mode pgx.QueryExecMode) {
 		f.testDomains(t, conn, mode)
@@ -220,6 +221,11 @@ func (f *format[T, N]) testDomains(t *testing.T, conn *pgx.Conn, mode pgx.QueryE
 		err := conn.QueryRow(ctx, `SELECT id, txt, txt FROM `+table, mode).Scan(&gotID, &gotText, &text)
 		if err != nil || gotID != id || gotText != id || text != f.pgText(id) {
 			t.Errorf("%v: %v, %v, %q, %v; want the ID, and %q in the text domain", id, gotID, gotText, text, err, f.pgText(id))
+		}
+		// The ID's own text, stored as a string, reads back too.
+		exec(t, conn, `UPDATE `+table+` SET txt = $1`, mode, f.text(id))
+		if err := conn.QueryRow(ctx, `SELECT txt FROM `+table, mode).Scan(&gotText); err != nil || gotText != id {
+			t.Errorf("%v stored as its text in the text domain: %v, %v", id, gotText, err)
 		}
 	}
 }
