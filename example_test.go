@@ -24,19 +24,25 @@ func ExampleParse() {
 }
 
 func ExampleParse_errors() {
-	for _, s := range []string{"0372hg16csmsm50l8dikcvuk", "0372hg16cs_sm50l8dikcvukc", "zzzzzzzzzzzzzzzzzzzzzzzzz"} {
+	for _, s := range []string{"0372hg16csmsm50l8dikcvuk", "0372hg16cs_sm50l8dikcvukc", "0372hg16csmsm50l8dikcvué", "zzzzzzzzzzzzzzzzzzzzzzzzz"} {
 		_, err := scru128.Parse(s)
-		var ice *scru128.InvalidCharacterError
+		var (
+			le  *scru128.LengthError
+			ice *scru128.InvalidCharacterError
+		)
 		switch {
+		case errors.As(err, &le):
+			fmt.Println("length", le.Got, "of", le.Want, "-", err)
 		case errors.As(err, &ice):
-			fmt.Println("bad byte at", ice.Offset, "-", err)
+			fmt.Println("bad character at", ice.Offset, "-", err)
 		default:
 			fmt.Println(err)
 		}
 	}
 	// Output:
-	// scru128: invalid length
-	// bad byte at 10 - scru128: invalid character '_' (0x5f) at offset 10
+	// length 24 of 25 - scru128: invalid length 24, want 25
+	// bad character at 10 - scru128: invalid character '_' (0x5f) at offset 10
+	// bad character at 23 - scru128: invalid character 'é' (U+00E9) at offset 23
 	// scru128: value out of range
 }
 

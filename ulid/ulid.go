@@ -18,7 +18,9 @@
 //
 // Parsing is strict: a wrong length, a byte outside the Crockford alphabet
 // (I, L, O and U included) or a value above 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is an
-// error, never a different ID.
+// error that says which and where ([*LengthError], [*InvalidCharacterError]),
+// never a different ID. [Validate] checks a text without keeping the ULID,
+// and [Zero] is the zero ULID.
 //
 // For database/sql a ULID stores its text (TEXT, VARCHAR, CHAR(26)) and
 // Binary(id) its 16 bytes (BYTEA, BLOB, BINARY(16), PostgreSQL uuid);
@@ -66,15 +68,23 @@ const (
 	MaxTimestamp = 1<<48 - 1
 )
 
+// Zero is the zero ULID, whose text is 00000000000000000000000000: the
+// name github.com/oklog/ulid/v2 gives it, with [Max] at the other end. It
+// sorts before every other ULID, and no [Generator] returns it (a
+// timestamp of 0 is invalid to them), so it can stand for "no ULID":
+// compare with it, or use [ULID.IsZero]. It is a variable only because Go
+// has no array constants; do not assign to it.
+var Zero ULID
+
 // Max is the largest ULID, whose text is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ.
 var Max = ULID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // FromFields builds a ULID from a Unix timestamp in milliseconds and the 10
-// bytes of the random part. It returns [ErrOutOfRange] if timestamp is above
-// [MaxTimestamp].
+// bytes of the random part. If timestamp is above [MaxTimestamp] it returns
+// a [*FieldError] (matching [ErrOutOfRange]).
 func FromFields(timestamp uint64, entropy [10]byte) (ULID, error) {
 	if timestamp > MaxTimestamp {
-		return ULID{}, ErrOutOfRange
+		return ULID{}, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
 	}
 	var id ULID
 	putTimestamp(&id, timestamp)
@@ -122,12 +132,13 @@ func (id ULID) IsZero() bool { return id == ULID{} }
 // milliseconds): the random part all zeros. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
 // returns exactly the ULIDs of the milliseconds t0 to t1; bind the bounds
-// as the column stores IDs (Binary(lo) for a binary or uuid column). It
-// returns [ErrOutOfRange] above [MaxTimestamp].
+// as the column stores IDs (Binary(lo) for a binary or uuid column). Above
+// [MaxTimestamp] it returns a [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, [10]byte{}) }
 
 // MaxAt returns the largest ULID with the given timestamp: the random part
-// all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+// all ones. Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, maxEntropy) }
 
 // maxEntropy is the largest random part.
