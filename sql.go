@@ -42,7 +42,7 @@ func (id ID) Value() (driver.Value, error) { return id.String(), nil }
 // Range bounds need the conversion too: bound as text, they compare as 25
 // text bytes against the stored 16, which matches nothing (or fails). To
 // read, scan into an ID, which accepts the bytes; (*Binary)(&id) works as
-// well.
+// well. A Binary prints as its ID does ([Binary.Format]).
 type Binary ID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -58,7 +58,9 @@ func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 // In JSON, null and the empty string "" both give Valid false, and an
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
-// and "" leave; omitempty never leaves a struct out.
+// and "" leave; omitempty never leaves a struct out. Through fmt and
+// log/slog a NullID prints as its ID's text, or null when not Valid
+// ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

@@ -13,7 +13,11 @@
 // stream, [NewAt] for a given time; an ID stores its text in SQL and
 // Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
 // reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
-// [MaxAtTime] bound range queries.
+// [MaxAtTime] bound range queries. Parse errors are typed values that say
+// what and where ([*LengthError], [*InvalidCharacterError]); [Validate]
+// checks a text without keeping the ID, and [Nil] is the zero ID. Through
+// fmt and log/slog an ID, a Binary and a valid NullID print the text (%x
+// the 16 bytes), and an invalid NullID prints null.
 package legacy
 
 import (

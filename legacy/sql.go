@@ -29,6 +29,8 @@ func (id ID) Value() (driver.Value, error) { return id.String(), nil }
 // db.Exec(query, legacy.Binary(id)). Range bounds on such a column need the
 // conversion too (legacy.Binary(lo)): bound as text, they compare as 26
 // text bytes against the stored 16, which matches nothing (or fails).
+//
+// A Binary prints as its ID does ([Binary.Format]).
 type Binary ID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -45,6 +47,9 @@ func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullID prints as its ID's text, or null when
+// not Valid ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

@@ -43,6 +43,8 @@ func (id ULID) Value() (driver.Value, error) { return id.String(), nil }
 // text bytes against the stored 16, which matches nothing (or fails). To
 // read, scan into a ULID, which accepts the bytes; (*Binary)(&id) works as
 // well.
+//
+// A Binary prints as its ULID does ([Binary.Format]).
 type Binary ULID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -59,6 +61,9 @@ func (b *Binary) Scan(src any) error { return (*ULID)(b).Scan(src) }
 // invalid NullULID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullULID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullULID prints as its ULID's text, or null when
+// not Valid ([NullULID.Format], [NullULID.LogValue]).
 type NullULID struct {
 	ULID  ULID
 	Valid bool

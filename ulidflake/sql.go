@@ -50,6 +50,9 @@ func (id ID) Value() (driver.Value, error) {
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullID prints as its ID's text, or null when
+// not Valid ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

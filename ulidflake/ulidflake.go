@@ -23,6 +23,12 @@
 // integer in a TEXT column) or 8 big-endian bytes; [NullID] handles NULL.
 // [MinAt], [MaxAt], [MinAtTime] and [MaxAtTime] bound range queries. In JSON an ID
 // is the 13-digit string, and a JSON integer is also accepted on input.
+//
+// Parse errors are typed values that say what and where ([*LengthError],
+// [*InvalidCharacterError]); [Validate] checks a text without keeping the
+// ID, and [Zero] is the zero ID. Through fmt and log/slog an ID and a valid
+// NullID print the text (%x the 8 bytes, %d the integer), and an invalid
+// NullID prints null.
 package ulidflake
 
 import (
