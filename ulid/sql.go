@@ -28,6 +28,14 @@ func (id *ULID) Scan(src any) error {
 // they do everywhere else. For a binary or uuid column pass Binary(id)
 // instead: a driver given the text for such a column stores its 26 bytes,
 // or fails.
+//
+// Coming from github.com/oklog/ulid/v2, whose Value returns the 16 bytes:
+// a column written through oklog holds those bytes (a BLOB, BYTEA or
+// BINARY(16) column), so bind Binary(id) to match a row there, as in
+// db.QueryRow("SELECT ... WHERE id = ?", ulid.Binary(id)), and to write
+// rows that match later. A plain ULID bound there compares its 26 text
+// bytes with the 16 stored and matches nothing. Scan reads the 16 bytes
+// and the text alike.
 func (id ULID) Value() (driver.Value, error) { return id.String(), nil }
 
 // Binary is a ULID that database/sql stores as its 16 raw bytes rather

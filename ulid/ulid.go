@@ -29,6 +29,26 @@
 // columns return. Both storages sort as ULIDs do, so [MinAt], [MaxAt],
 // [MinAtTime] and [MaxAtTime] bound range queries by time (bind the bounds as
 // [Binary] for a binary column).
+//
+// # Coming from github.com/oklog/ulid/v2
+//
+// The bytes and the text are the same, and most names too: [Make], [Zero],
+// [ErrOverflow], and [Parse] and [MustParse], which are strict as oklog's
+// ParseStrict and MustParseStrict are. What differs where code compiles
+// with either and behaves otherwise:
+//
+//   - [ULID.Time] and [ULID.Timestamp] are the other way round: here
+//     Timestamp returns the Unix milliseconds (oklog's Time) and Time a
+//     time.Time (oklog's Timestamp).
+//   - [ULID.Value] stores the 26-character text; oklog's stores the 16
+//     bytes. A column that oklog wrote holds bytes, so bind Binary(id) to
+//     write to it or to match it in WHERE id = ?; a plain ULID there is
+//     compared as 26 text bytes and matches nothing. Scan reads both.
+//   - Scan of SQL NULL into a ULID is [ErrScanNull] (oklog leaves the ULID
+//     as it was): scan nullable columns into a [NullULID].
+//   - Parse rejects what oklog's Parse would turn into a wrong ULID.
+//   - %x writes the 16 bytes in hexadecimal, where oklog's writes the
+//     hexadecimal of the text; %v and %s write the text with either.
 package ulid
 
 import (
@@ -109,10 +129,22 @@ func putTimestamp(id *ULID, timestamp uint64) {
 	id[3], id[4], id[5] = byte(timestamp>>16), byte(timestamp>>8), byte(timestamp)
 }
 
-// Timestamp returns the 48-bit Unix timestamp in milliseconds.
+// Timestamp returns the 48-bit Unix timestamp in milliseconds, as the
+// Timestamp methods of this module's other ID types do.
+//
+// Coming from github.com/oklog/ulid/v2: there the names are the other way
+// round. oklog's id.Time() returns these milliseconds and its
+// id.Timestamp() a time.Time; here Timestamp returns the milliseconds and
+// [ULID.Time] the time.Time. Code such as fmt.Println(id.Timestamp())
+// compiles with both and prints something else, so rename both calls when
+// you switch.
 func (id ULID) Timestamp() uint64 { return binary.BigEndian.Uint64(id[0:8]) >> 16 }
 
 // Time returns the timestamp as a time.Time in UTC, to the millisecond.
+//
+// Coming from github.com/oklog/ulid/v2: oklog's id.Time() returns the Unix
+// milliseconds as a uint64, which is [ULID.Timestamp] here, and its
+// id.Timestamp() returns this time.Time.
 func (id ULID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp())).UTC() }
 
 // Entropy returns the 80-bit random part, bytes 6-15.
