@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 var (
@@ -56,8 +57,9 @@ func wantLength(t *testing.T, input string, err error, got int, form Form) {
 func wantChar(t *testing.T, input string, err error, offset int) {
 	t.Helper()
 	var ce *charError
-	if !errors.As(err, &ce) || ce.offset != offset || ce.c != input[offset] {
-		t.Errorf("%q: error %v, want a bad byte at %d", input, err, offset)
+	r, size := utf8.DecodeRuneInString(input[offset:])
+	if !errors.As(err, &ce) || ce.offset != offset || ce.c != input[offset] || ce.r != r || ce.size != size {
+		t.Errorf("%q: error %v, want a bad character %q at %d", input, err, r, offset)
 	}
 }
 
