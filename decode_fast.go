@@ -45,9 +45,9 @@ func MustParse(s string) ID {
 	return id
 }
 
-// Validate reports whether s is the text of an ID, as [Parse] would: it
-// returns nil or exactly the error Parse returns, without the ID. It does
-// not allocate on success.
+// Validate reports whether s is the text of an ID: it returns what [Parse]
+// returns for s, without the ID, so nil or the same error. It does not
+// allocate on success.
 func Validate(s string) error {
 	_, err := decode(s)
 	return err

@@ -32,9 +32,9 @@ func MustParse(s string) ULID {
 	return id
 }
 
-// Validate reports whether s is the text of a ULID, as [Parse] would: it
-// returns nil or exactly the error Parse returns, without the ULID. It does
-// not allocate on success.
+// Validate reports whether s is the text of a ULID: it returns what [Parse]
+// returns for s, without the ULID, so nil or the same error. It does not
+// allocate on success.
 func Validate(s string) error {
 	_, err := decode(s)
 	return err
