@@ -10,8 +10,10 @@ import (
 // the 26-digit text, which Value stores, and the 36-character hyphenated
 // and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
 // (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
-// raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
-// the right length is an [*InvalidCharacterError] with its offset. SQL NULL
+// raw bytes. Any other length is a [*LengthError] (matching
+// [ErrInvalidLength]) with Want 26, whose text lists every length accepted;
+// a bad character in a form of the right length is an
+// [*InvalidCharacterError] with its offset. SQL NULL
 // is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.

@@ -14,8 +14,9 @@ import (
 //     hexadecimal digits without hyphens, in either case;
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
-// Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an [*InvalidCharacterError] with its offset. SQL NULL is
+// Any other length is a [*LengthError] (matching [ErrInvalidLength]) with
+// Want 26, whose text lists every length accepted; a bad character in a
+// form of the right length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullULID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.

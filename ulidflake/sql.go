@@ -20,7 +20,8 @@ import (
 // text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
 // that small), 8 bytes given as a []byte are the binary form, and anything
 // else is decimal. A negative integer, or a value above 2^63-1, is
-// [ErrOutOfRange]; a bad byte is an [*InvalidCharacterError] with its offset.
+// [ErrOutOfRange]; a bad character is an [*InvalidCharacterError] with its
+// offset, and empty text a [*LengthError] (matching [ErrInvalidLength]).
 // SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
 // source types are an error wrapping [ErrScanType]. Scan does not retain
 // src; on error id is left unchanged.
