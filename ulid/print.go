@@ -9,8 +9,8 @@ import (
 
 // Format implements fmt.Formatter, so that every verb shows a ULID as a
 // reader expects: %v and %s write the 26-digit text, %q the text in double
-// quotes, %x and %X the 16 bytes as 32 hexadecimal digits (as %x of a
-// google/uuid UUID's bytes, with no hyphens), and %#v Go syntax
+// quotes, %x and %X the 16 bytes as 32 hexadecimal digits (the UUID form
+// without hyphens), and %#v Go syntax
 // (ulid.ULID{0x1, 0x56, ...}). Width, precision and flags apply as fmt
 // applies them to a string or, for %x and %X, a byte slice. Other verbs
 // are reported as fmt reports a verb a type does not take:
