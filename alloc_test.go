@@ -27,6 +27,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"AppendText": func() { buf, _ = id.AppendText(buf[:0]) },
 		"Parse":      func() { sinkID, _ = Parse(text) },
 		"ParseBytes": func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":   func() { _ = Validate(text) },
 		"Generate":   func() { sinkID, _ = g.Generate() },
 		"New":        func() { sinkID = New() },
 		"AppendNew":  func() { buf = AppendNew(buf[:0]) },

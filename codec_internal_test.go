@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fastid/scru128/internal/base36"
 	"github.com/fastid/scru128/internal/naive"
@@ -257,16 +258,18 @@ func checkDecode(t *testing.T, s []byte) {
 				t.Fatalf("parse %d (%q) = %x, %v; want %x", i, s, got.id, got.err, want)
 			}
 		case errors.Is(wantErr, naive.ErrInvalidLength):
-			if got.err != ErrInvalidLength {
-				t.Fatalf("parse %d (%q) error %v, want invalid length", i, s, got.err)
+			var le *LengthError
+			if !errors.As(got.err, &le) || !errors.Is(got.err, ErrInvalidLength) || le.Got != len(s) || le.Want != 25 {
+				t.Fatalf("parse %d (%q) error %v, want invalid length %d", i, s, got.err, len(s))
 			}
 		case errors.Is(wantErr, naive.ErrOutOfRange):
 			if got.err != ErrOutOfRange {
 				t.Fatalf("parse %d (%q) error %v, want out of range", i, s, got.err)
 			}
 		case errors.Is(wantErr, naive.ErrInvalidCharacter):
-			if !errors.As(got.err, &ice) || ice.Offset != wantOff || ice.Char != s[wantOff] {
-				t.Fatalf("parse %d (%q) error %#v, want invalid character at %d", i, s, got.err, wantOff)
+			r, size := utf8.DecodeRune(s[wantOff:])
+			if !errors.As(got.err, &ice) || ice.Offset != wantOff || ice.Char != s[wantOff] || ice.Rune != r || ice.Size != size {
+				t.Fatalf("parse %d (%q) error %#v, want invalid character %q at %d", i, s, got.err, r, wantOff)
 			}
 		default:
 			t.Fatalf("naive error %v", wantErr)

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/fastid/scru128/internal/base36"
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // Base36 decoding with SWAR (SIMD within a register): the 24 characters after
@@ -24,22 +25,32 @@ import (
 type text = base36.Text
 
 // Parse parses the 25-digit Base36 text of an ID, ignoring case. It returns
-// ErrInvalidLength if s is not 25 bytes long, an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside [0-9a-zA-Z],
-// or ErrOutOfRange if the value is above 2^128-1. It does not allocate on
-// success.
+// a [*LengthError] (matching [ErrInvalidLength]) if s is not 25 bytes long,
+// an [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the
+// first character outside [0-9a-zA-Z], or [ErrOutOfRange] if the value is
+// above 2^128-1. It does not allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
-// ParseBytes is Parse for a byte slice. It does not retain b.
+// ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(b) }
 
-// MustParse is Parse that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and
+// tests. The panic value is an error that quotes s and wraps the error of
+// Parse, for example `scru128: MustParse("0372"): invalid length 4, want 25`.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
-		panic(err)
+		panic(&interop.MustError{Pkg: "scru128", Input: s, Err: err})
 	}
 	return id
+}
+
+// Validate reports whether s is the text of an ID: it returns what [Parse]
+// returns for s, without the ID, so nil or the same error. It does not
+// allocate on success.
+func Validate(s string) error {
+	_, err := decode(s)
+	return err
 }
 
 // UnmarshalText parses the 25-digit text form into id, as Parse does. On
@@ -55,7 +66,7 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 func decode[T text](s T) (id ID, err error) {
 	if len(s) != 25 {
-		return ID{}, ErrInvalidLength
+		return ID{}, textLengthError(len(s))
 	}
 	// V = w1*36^16 + w2*36^8 + w3, where w1 holds the leading nine digits
 	// and w2, w3 eight each.
@@ -119,7 +130,8 @@ const (
 //go:noinline
 func decodeError[T text](s T) error {
 	if i := base36.IndexInvalid(s); i >= 0 {
-		return &InvalidCharacterError{Offset: i, Char: s[i]}
+		c, r, size := interop.CharAt(s, i)
+		return &InvalidCharacterError{Offset: i, Char: c, Rune: r, Size: size}
 	}
 	return ErrOutOfRange
 }

@@ -37,12 +37,20 @@
 //
 // [ID.String], [ID.AppendText] and [ID.MarshalText] write the 25 lower-case
 // digits; AppendText does not allocate. [Parse] and [ParseBytes] accept
-// upper or lower case and are strict: any other length is
-// [ErrInvalidLength], a byte outside [0-9a-zA-Z] is an
-// [*InvalidCharacterError] with its offset, and a value above 2^128-1
-// (f5lxx1zz5pnorynqglhzmsp33) is [ErrOutOfRange]. JSON uses the text form;
-// binary marshalling uses the 16 bytes, which [ID.UUID] and [FromUUID]
-// exchange with UUID types.
+// upper or lower case and are strict: any other length is a [*LengthError]
+// with the length received and expected, a character outside [0-9a-zA-Z]
+// is an [*InvalidCharacterError] with the character and its offset, and a
+// value above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33) is [ErrOutOfRange]; the
+// typed errors match the sentinels [ErrInvalidLength] and
+// [ErrInvalidCharacter] under errors.Is. [Validate] checks a text without
+// keeping the ID. [Nil] is the zero ID and [Max] the largest. JSON uses the
+// text form; binary marshalling uses the 16 bytes, which [ID.UUID] and
+// [FromUUID] exchange with UUID types.
+//
+// Through fmt an ID prints its text for %v and %s and its 16 bytes in
+// hexadecimal for %x ([ID.Format]); [Binary], [NullID] and [NullBinary]
+// print the same text, or null for a NULL, and so does log/slog, through
+// their LogValue methods.
 //
 // # Databases
 //

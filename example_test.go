@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
 	"time"
 
 	"github.com/fastid/scru128"
@@ -24,19 +26,25 @@ func ExampleParse() {
 }
 
 func ExampleParse_errors() {
-	for _, s := range []string{"0372hg16csmsm50l8dikcvuk", "0372hg16cs_sm50l8dikcvukc", "zzzzzzzzzzzzzzzzzzzzzzzzz"} {
+	for _, s := range []string{"0372hg16csmsm50l8dikcvuk", "0372hg16cs_sm50l8dikcvukc", "0372hg16csmsm50l8dikcvué", "zzzzzzzzzzzzzzzzzzzzzzzzz"} {
 		_, err := scru128.Parse(s)
-		var ice *scru128.InvalidCharacterError
+		var (
+			le  *scru128.LengthError
+			ice *scru128.InvalidCharacterError
+		)
 		switch {
+		case errors.As(err, &le):
+			fmt.Println("length", le.Got, "of", le.Want, "-", err)
 		case errors.As(err, &ice):
-			fmt.Println("bad byte at", ice.Offset, "-", err)
+			fmt.Println("bad character at", ice.Offset, "-", err)
 		default:
 			fmt.Println(err)
 		}
 	}
 	// Output:
-	// scru128: invalid length
-	// bad byte at 10 - scru128: invalid character '_' (0x5f) at offset 10
+	// length 24 of 25 - scru128: invalid length 24, want 25
+	// bad character at 10 - scru128: invalid character '_' (0x5f) at offset 10
+	// bad character at 23 - scru128: invalid character 'é' (U+00E9) at offset 23
 	// scru128: value out of range
 }
 
@@ -127,4 +135,67 @@ func ExampleNewAt() {
 	// Output:
 	// 1648973836097 true <nil>
 	// scru128: value out of range
+}
+
+func ExampleLengthError() {
+	_, err := scru128.Parse("0372hg16csmsm50l8dikcvuk")
+	var le *scru128.LengthError
+	if errors.As(err, &le) {
+		fmt.Println(le.Got, le.Want)
+	}
+	fmt.Println(errors.Is(err, scru128.ErrInvalidLength))
+	fmt.Println(err)
+	// Output:
+	// 24 25
+	// true
+	// scru128: invalid length 24, want 25
+}
+
+func ExampleValidate() {
+	fmt.Println(scru128.Validate("0372hg16csmsm50l8dikcvukc"))
+	fmt.Println(scru128.Validate("0372hg16cs_sm50l8dikcvukc"))
+	fmt.Println(scru128.Validate("0372hg16csmsm50l8dikcvué"))
+	// Output:
+	// <nil>
+	// scru128: invalid character '_' (0x5f) at offset 10
+	// scru128: invalid character 'é' (U+00E9) at offset 23
+}
+
+func ExampleFieldError() {
+	_, err := scru128.FromFields(0x017fee7fef41, 1<<24, 0, 0)
+	var fe *scru128.FieldError
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Field, fe.Value, fe.Max)
+	}
+	fmt.Println(err)
+	// Output:
+	// counter_hi 16777216 16777215
+	// scru128: counter_hi 16777216 out of range (max 16777215)
+}
+
+func ExampleID_Format() {
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	fmt.Printf("%v %q\n", id, id)
+	fmt.Printf("%x\n", id)
+	fmt.Println(scru128.Binary(id), scru128.NullID{ID: id, Valid: true}, scru128.NullID{})
+	// Output:
+	// 0372hg16csmsm50l8dikcvukc "0372hg16csmsm50l8dikcvukc"
+	// 017fee7fef417e2b3432ac2ec553687c
+	// 0372hg16csmsm50l8dikcvukc 0372hg16csmsm50l8dikcvukc null
+}
+
+func ExampleNullID_LogValue() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: withoutTime}))
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	logger.Info("row", "id", scru128.NullID{ID: id, Valid: true}, "parent", scru128.NullID{})
+	// Output: level=INFO msg=row id=0372hg16csmsm50l8dikcvukc parent=null
+}
+
+// withoutTime drops the time from a log record, so that the example's
+// output does not change from run to run.
+func withoutTime(groups []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.TimeKey && len(groups) == 0 {
+		return slog.Attr{}
+	}
+	return a
 }

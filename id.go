@@ -36,16 +36,39 @@ const (
 	MaxCounter = 1<<24 - 1
 )
 
+// Nil is the zero ID, whose text is 0000000000000000000000000: the name
+// github.com/google/uuid gives the all-zero value, with [Max] at the other
+// end. It sorts before every other ID, and no generator returns it (a
+// timestamp of 0 is invalid to them), so it can stand for "no ID": compare
+// with it, or use [ID.IsZero]. It is a variable only because Go has no
+// array constants; do not assign to it.
+var Nil ID
+
 // Max is the largest ID, 2^128-1, whose text is f5lxx1zz5pnorynqglhzmsp33.
 var Max = ID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
-// timestamp is above 2^48-1 or a counter above 2^24-1.
+// FromFields builds an ID from its four fields. If timestamp is above
+// 2^48-1 or a counter above 2^24-1 it returns a [*FieldError] (matching
+// [ErrOutOfRange]) naming the first such field.
 func FromFields(timestamp uint64, counterHi, counterLo, entropy uint32) (ID, error) {
 	if timestamp > MaxTimestamp || counterHi > MaxCounter || counterLo > MaxCounter {
-		return ID{}, ErrOutOfRange
+		return ID{}, fieldsError(timestamp, counterHi, counterLo)
 	}
 	return fromFields(timestamp, counterHi, counterLo, entropy), nil
+}
+
+// fieldsError returns the [*FieldError] for the first field of
+// [FromFields] out of range, or nil.
+func fieldsError(timestamp uint64, counterHi, counterLo uint32) error {
+	switch {
+	case timestamp > MaxTimestamp:
+		return &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
+	case counterHi > MaxCounter:
+		return &FieldError{Field: "counter_hi", Value: uint64(counterHi), Max: MaxCounter}
+	case counterLo > MaxCounter:
+		return &FieldError{Field: "counter_lo", Value: uint64(counterLo), Max: MaxCounter}
+	}
+	return nil
 }
 
 // fromFields packs fields already known to be in range.
@@ -110,14 +133,15 @@ func (id ID) IsZero() bool { return id == ID{} }
 // milliseconds): all other fields zero. With [MaxAt] it bounds a range query
 // such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then returns
 // exactly the IDs of the milliseconds t0 to t1; bind the bounds as the
-// column stores IDs (Binary(lo) for a binary or uuid column). It returns
-// [ErrOutOfRange] above [MaxTimestamp].
+// column stores IDs (Binary(lo) for a binary or uuid column). Above
+// [MaxTimestamp] it returns a [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, 0, 0, 0)
 }
 
 // MaxAt returns the largest ID with the given timestamp: all other bits set.
-// It returns [ErrOutOfRange] above [MaxTimestamp].
+// Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, MaxCounter, MaxCounter, 1<<32-1)
 }

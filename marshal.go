@@ -12,8 +12,8 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 16 big-endian bytes, or from the 25-byte text
 // form, which some stores hand back for binary columns. Any other length is
-// [ErrInvalidLength]; text errors are those of [Parse]. On error id is left
-// unchanged.
+// a [*LengthError] (matching [ErrInvalidLength]) with Want 16; text errors
+// are those of [Parse]. On error id is left unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
 	return interop.UnmarshalBinary128(id, data, 25, Parse, &errs)
 }
@@ -21,8 +21,8 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // UnmarshalJSON accepts a JSON string holding the 25-digit text, its
 // escapes decoded as encoding/json decodes them, or null, which leaves id
 // unchanged as encoding/json does for other types. Anything else is an
-// error; text errors are those of [Parse] (so "" is [ErrInvalidLength]). On
-// error id is left unchanged. An ID marshals to JSON through [ID.MarshalText],
+// error; text errors are those of [Parse] (so "" is a [*LengthError] with
+// Got 0). On error id is left unchanged. An ID marshals to JSON through [ID.MarshalText],
 // as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,

@@ -14,8 +14,9 @@ import (
 //     hexadecimal digits without hyphens, in either case;
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
-// Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an [*InvalidCharacterError] with its offset. SQL NULL is
+// Any other length is a [*LengthError] (matching [ErrInvalidLength]) with
+// Want 25, whose text lists every length accepted; a bad character in a
+// form of the right length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullID]. Other source types are
 // an error wrapping [ErrScanType]. Scan does not retain src; on error id is
 // left unchanged.
@@ -41,7 +42,7 @@ func (id ID) Value() (driver.Value, error) { return id.String(), nil }
 // Range bounds need the conversion too: bound as text, they compare as 25
 // text bytes against the stored 16, which matches nothing (or fails). To
 // read, scan into an ID, which accepts the bytes; (*Binary)(&id) works as
-// well.
+// well. A Binary prints as its ID does ([Binary.Format]).
 type Binary ID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -57,7 +58,9 @@ func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 // In JSON, null and the empty string "" both give Valid false, and an
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
-// and "" leave; omitempty never leaves a struct out.
+// and "" leave; omitempty never leaves a struct out. Through fmt and
+// log/slog a NullID prints as its ID's text, or null when not Valid
+// ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -177,4 +178,40 @@ func BenchmarkULIDvsOklog(b *testing.B) {
 			sinkULID = ulid.Make()
 		}
 	})
+}
+
+// TestULIDMigrationNotes holds the differences from oklog/ulid that the
+// ulid package's doc and docs/migrating.md describe, against oklog itself:
+// Time and Timestamp swapped, Value storing text where oklog's stores the
+// 16 bytes that Binary stores, Zero, and %x.
+func TestULIDMigrationNotes(t *testing.T) {
+	const text = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+	theirs := ulid.MustParseStrict(text)
+	ours := fastulid.MustParse(text)
+	if theirs.Time() != ours.Timestamp() || !theirs.Timestamp().Equal(ours.Time()) {
+		t.Errorf("oklog Time %d, Timestamp %v; ours Timestamp %d, Time %v", theirs.Time(), theirs.Timestamp(), ours.Timestamp(), ours.Time())
+	}
+	theirValue, _ := theirs.Value()
+	binaryValue, _ := fastulid.Binary(ours).Value()
+	ourValue, _ := ours.Value()
+	if b, ok := theirValue.([]byte); !ok || string(b) != string(binaryValue.([]byte)) || ourValue != text {
+		t.Errorf("oklog Value %v, Binary's %v, ours %v", theirValue, binaryValue, ourValue)
+	}
+	if [16]byte(ulid.Zero) != [16]byte(fastulid.Zero) {
+		t.Error("Zero differs")
+	}
+	hexOfText := fmt.Sprintf("%x", text)
+	if got := fmt.Sprintf("%x", theirs); got != hexOfText {
+		t.Errorf("oklog %%x = %s; the docs say it is the hexadecimal of the text", got)
+	}
+	if got := fmt.Sprintf("%x", ours); got != "01563e3ab5d3d6764c61efb99302bd5b" {
+		t.Errorf("our %%x = %s, want the 16 bytes", got)
+	}
+	// Scan of NULL leaves oklog's ULID as it was; ours reports it.
+	if err := theirs.Scan(nil); err != nil || theirs != ulid.ULID(ours) {
+		t.Errorf("oklog Scan(nil) = %v, ULID %s", err, theirs)
+	}
+	if err := ours.Scan(nil); !errors.Is(err, fastulid.ErrScanNull) {
+		t.Errorf("our Scan(nil) = %v", err)
+	}
 }

@@ -26,8 +26,9 @@ func FuzzLegacyParse(f *testing.F) {
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == want },
 			parseErrors{legacy.ErrInvalidLength, legacy.ErrOutOfRange, legacy.ErrInvalidCharacter,
-				badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
-			textParsers(legacy.ParseBytes, legacy.Parse))
+				badByte(func(e *legacy.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+				lengths(func(e *legacy.LengthError) (int, int) { return e.Got, e.Want }), 26},
+			textParsers(legacy.ParseBytes, legacy.Parse, legacy.Validate))
 	})
 }
 
@@ -104,7 +105,8 @@ func FuzzLegacyScan(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0xff}, 16))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{legacy.ErrInvalidLength, legacy.ErrOutOfRange, legacy.ErrInvalidCharacter,
-			badByte(func(e *legacy.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+			badByte(func(e *legacy.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+			lengths(func(e *legacy.LengthError) (int, int) { return e.Got, e.Want }), 26}
 		for _, isBytes := range []bool{false, true} {
 			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 26, base32Bytes(naive.LegacyAlphabet))
 			checkParse(t, data, wantErr, wantOffset, func(got legacy.ID) bool { return got == legacy.ID(want) },

@@ -50,8 +50,9 @@ func FuzzParse(f *testing.F) {
 		want, wantOffset, wantErr := naive.Decode(data)
 		checkParse(t, data, wantErr, wantOffset, func(got scru128.ID) bool { return got == scru128.ID(want) },
 			parseErrors{scru128.ErrInvalidLength, scru128.ErrOutOfRange, scru128.ErrInvalidCharacter,
-				badByte(func(e *scru128.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
-			textParsers(scru128.ParseBytes, scru128.Parse))
+				badByte(func(e *scru128.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+				lengths(func(e *scru128.LengthError) (int, int) { return e.Got, e.Want }), 25},
+			textParsers(scru128.ParseBytes, scru128.Parse, scru128.Validate))
 	})
 }
 
@@ -106,7 +107,8 @@ func FuzzScan(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0xff}, 16))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{scru128.ErrInvalidLength, scru128.ErrOutOfRange, scru128.ErrInvalidCharacter,
-			badByte(func(e *scru128.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+			badByte(func(e *scru128.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+			lengths(func(e *scru128.LengthError) (int, int) { return e.Got, e.Want }), 25}
 		for _, isBytes := range []bool{false, true} {
 			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 25, naive.Decode)
 			checkParse(t, data, wantErr, wantOffset, func(got scru128.ID) bool { return got == scru128.ID(want) },

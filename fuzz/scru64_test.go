@@ -66,8 +66,9 @@ func FuzzSCRU64Parse(f *testing.F) {
 		// out-of-range outcome here.
 		checkParse(t, data, wantErr, wantOffset, func(got scru64.ID) bool { return uint64(got) == want },
 			parseErrors{scru64.ErrInvalidLength, nil, scru64.ErrInvalidCharacter,
-				badByte(func(e *scru64.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
-			textParsers(scru64.ParseBytes, scru64.Parse))
+				badByte(func(e *scru64.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+				lengths(func(e *scru64.LengthError) (int, int) { return e.Got, e.Want }), 12},
+			textParsers(scru64.ParseBytes, scru64.Parse, scru64.Validate))
 		// Whatever the bytes, the other decoders must not panic.
 		var id scru64.ID
 		_ = id.UnmarshalBinary(data)
@@ -180,7 +181,8 @@ func FuzzSCRU64Scan(f *testing.F) {
 	f.Add([]byte{0x41, 0xc2, 0x1c, 0xb8, 0xe0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{scru64.ErrInvalidLength, scru64.ErrOutOfRange, scru64.ErrInvalidCharacter,
-			badByte(func(e *scru64.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+			badByte(func(e *scru64.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+			lengths(func(e *scru64.LengthError) (int, int) { return e.Got, e.Want }), 12}
 		for _, isBytes := range []bool{false, true} {
 			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 12, naive.DecodeSCRU64, naive.SCRU64Max)
 			checkParse(t, data, wantErr, wantOffset, func(got scru64.ID) bool { return uint64(got) == want },

@@ -85,8 +85,9 @@ func FuzzULIDParse(f *testing.F) {
 		}
 		checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == want },
 			parseErrors{ulid.ErrInvalidLength, ulid.ErrOutOfRange, ulid.ErrInvalidCharacter,
-				badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
-			textParsers(ulid.ParseBytes, ulid.Parse))
+				badByte(func(e *ulid.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+				lengths(func(e *ulid.LengthError) (int, int) { return e.Got, e.Want }), 26},
+			textParsers(ulid.ParseBytes, ulid.Parse, ulid.Validate))
 	})
 }
 
@@ -170,7 +171,8 @@ func FuzzULIDScan(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0xff}, 16))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{ulid.ErrInvalidLength, ulid.ErrOutOfRange, ulid.ErrInvalidCharacter,
-			badByte(func(e *ulid.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+			badByte(func(e *ulid.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
+			lengths(func(e *ulid.LengthError) (int, int) { return e.Got, e.Want }), 26}
 		for _, isBytes := range []bool{false, true} {
 			want, wantOffset, wantErr := naive.Scan128(data, isBytes, 26, base32Bytes(naive.CrockfordAlphabet))
 			checkParse(t, data, wantErr, wantOffset, func(got ulid.ULID) bool { return got == ulid.ULID(want) },

@@ -23,8 +23,11 @@ func FuzzFlakeParse(f *testing.F) {
 		n, wantOffset, wantErr := naive.Base32Decode(data, naive.CrockfordAlphabet, 13, 63)
 		checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return got.Int64() == n.Int64() && got >= 0 },
 			parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
-				badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })},
-			textParsers(ulidflake.ParseBytes, ulidflake.Parse))
+				badByte(func(e *ulidflake.InvalidCharacterError) (int, byte, rune, int) {
+					return e.Offset, e.Char, e.Rune, e.Size
+				}),
+				lengths(func(e *ulidflake.LengthError) (int, int) { return e.Got, e.Want }), 13},
+			textParsers(ulidflake.ParseBytes, ulidflake.Parse, ulidflake.Validate))
 	})
 }
 
@@ -130,7 +133,10 @@ func FuzzFlakeScan(f *testing.F) {
 	f.Add([]byte{0x80, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
-			badByte(func(e *ulidflake.InvalidCharacterError) (int, byte) { return e.Offset, e.Char })}
+			badByte(func(e *ulidflake.InvalidCharacterError) (int, byte, rune, int) {
+				return e.Offset, e.Char, e.Rune, e.Size
+			}),
+			lengths(func(e *ulidflake.LengthError) (int, int) { return e.Got, e.Want }), 13}
 		text := func(s []byte) (uint64, int, error) {
 			n, offset, err := naive.Base32Decode(s, naive.CrockfordAlphabet, 13, 63)
 			if err != nil {

@@ -86,3 +86,29 @@ func TestIntegerValueInTextColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestULIDColumnWrittenByOklog pins what ulid.ULID.Value's doc says to a
+// user coming from github.com/oklog/ulid/v2, whose Value stores a ULID's
+// 16 bytes (its MarshalBinary): a plain ULID bound in WHERE id = ? matches
+// no such row, ulid.Binary does, and Scan reads the bytes back.
+func TestULIDColumnWrittenByOklog(t *testing.T) {
+	for _, db := range databases() {
+		t.Run(db.name, func(t *testing.T) {
+			d := db.open(t)
+			d.table(t, "oklog_rows", d.binary)
+			id := ulid.MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+			oklogValue, _ := id.MarshalBinary() // what oklog's Value returns
+			d.exec(t, "INSERT INTO oklog_rows (seq, id) VALUES (?, ?)", 7, oklogValue)
+			if got := seqs(t, d, "SELECT seq FROM oklog_rows WHERE id = ?", id); len(got) != 0 {
+				t.Errorf("a plain ULID matched rows %v; its doc says it matches nothing", got)
+			}
+			if got := seqs(t, d, "SELECT seq FROM oklog_rows WHERE id = ?", ulid.Binary(id)); len(got) != 1 || got[0] != 7 {
+				t.Errorf("ulid.Binary matched rows %v, want [7]", got)
+			}
+			var back ulid.ULID
+			if err := d.db.QueryRow("SELECT id FROM oklog_rows").Scan(&back); err != nil || back != id {
+				t.Errorf("Scan of the 16 bytes = %s, %v; want %s", back, err, id)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
+	"github.com/fastid/scru128/internal/interop"
 )
 
 // Alphabet is the legacy form's digits, in digit order.
@@ -15,23 +16,34 @@ const Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
 // which has the same bit layout as ULID's: only the digits differ.
 var digits = crockford.NewEncoding(Alphabet)
 
-// Parse parses the 26-digit text of an ID, ignoring case. It returns
-// [ErrInvalidLength] if s is not 26 bytes long, an [*InvalidCharacterError]
-// (matching [ErrInvalidCharacter]) naming the first byte outside [0-9A-Va-v],
-// or [ErrOutOfRange] if the first digit is above 7 (the value is above
-// 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not allocate.
+// Parse parses the 26-digit text of an ID, ignoring case. It returns a
+// [*LengthError] (matching [ErrInvalidLength]) if s is not 26 bytes long, an
+// [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the first
+// character outside [0-9A-Va-v], or [ErrOutOfRange] if the first digit is
+// above 7 (the value is above 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not
+// allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(bytesView(b)) }
 
-// MustParse is [Parse] that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and
+// tests. The panic value is an error that quotes s and wraps the error of
+// Parse, for example `legacy: MustParse("0372"): invalid length 4, want 26`.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
-		panic(err)
+		panic(&interop.MustError{Pkg: "legacy", Input: s, Err: err})
 	}
 	return id
+}
+
+// Validate reports whether s is the text of an ID: it returns what [Parse]
+// returns for s, without the ID, so nil or the same error. It does not
+// allocate on success.
+func Validate(s string) error {
+	_, err := decode(s)
+	return err
 }
 
 // UnmarshalText parses the 26-digit text form into id, as [Parse] does. On
@@ -47,12 +59,13 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 // bytesView returns the bytes of b as a string without copying them. The
 // decoders only read their input and keep nothing of it (an
-// [InvalidCharacterError] copies the byte), so b may change afterwards.
+// [InvalidCharacterError] copies what it needs), so b may change
+// afterwards.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func decode(s string) (id ID, err error) {
 	if len(s) != EncodedSize {
-		return ID{}, ErrInvalidLength
+		return ID{}, textLengthError(len(s))
 	}
 	hi, lo, lead := crockford.Decode128(digits, s)
 	if lead > 7 {
@@ -72,7 +85,7 @@ func decode(s string) (id ID, err error) {
 //go:noinline
 func decodeError(s string) error {
 	if i := crockford.IndexInvalid(digits, s); i >= 0 {
-		return &InvalidCharacterError{Offset: i, Char: s[i]}
+		return charError(s, i)
 	}
 	return ErrOutOfRange
 }

@@ -13,7 +13,11 @@
 // stream, [NewAt] for a given time; an ID stores its text in SQL and
 // Binary(id) its 16 bytes; [NullID] and [NullBinary] handle NULL; Scan also
 // reads the UUID forms of a uuid column; [MinAt], [MaxAt], [MinAtTime] and
-// [MaxAtTime] bound range queries.
+// [MaxAtTime] bound range queries. Parse errors are typed values that say
+// what and where ([*LengthError], [*InvalidCharacterError]); [Validate]
+// checks a text without keeping the ID, and [Nil] is the zero ID. Through
+// fmt and log/slog an ID, a Binary and a valid NullID print the text (%x
+// the 16 bytes), and an invalid NullID prints null.
 package legacy
 
 import (
@@ -60,11 +64,24 @@ const (
 	MaxPerSecRandom = 1<<24 - 1
 )
 
-// FromFields builds an ID from its four fields. It returns [ErrOutOfRange] if
-// timestamp, counter or perSecRandom is above its maximum.
+// Nil is the zero ID, whose text is 00000000000000000000000000: the name
+// github.com/google/uuid gives the all-zero value. It sorts before every
+// other ID and can stand for "no ID": compare with it, or use [ID.IsZero].
+// It is a variable only because Go has no array constants; do not assign
+// to it.
+var Nil ID
+
+// FromFields builds an ID from its four fields. If timestamp, counter or
+// perSecRandom is above its maximum it returns a [*FieldError] (matching
+// [ErrOutOfRange]) naming the first such field.
 func FromFields(timestamp uint64, counter, perSecRandom, perGenRandom uint32) (ID, error) {
-	if timestamp > MaxTimestamp || counter > MaxCounter || perSecRandom > MaxPerSecRandom {
-		return ID{}, ErrOutOfRange
+	switch {
+	case timestamp > MaxTimestamp:
+		return ID{}, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
+	case counter > MaxCounter:
+		return ID{}, &FieldError{Field: "counter", Value: uint64(counter), Max: MaxCounter}
+	case perSecRandom > MaxPerSecRandom:
+		return ID{}, &FieldError{Field: "per_sec_random", Value: uint64(perSecRandom), Max: MaxPerSecRandom}
 	}
 	return FromUint64s(pack(timestamp, counter, perSecRandom, perGenRandom)), nil
 }
@@ -120,12 +137,13 @@ func (id ID) IsZero() bool { return id == ID{} }
 // since 2020-01-01): all other fields zero. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
 // returns exactly the IDs of the milliseconds t0 to t1; bind the bounds as
-// the column stores IDs (Binary(lo) for a binary or uuid column). It
-// returns [ErrOutOfRange] above [MaxTimestamp].
+// the column stores IDs (Binary(lo) for a binary or uuid column). Above
+// [MaxTimestamp] it returns a [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0, 0, 0) }
 
 // MaxAt returns the largest ID with the given timestamp: all other bits
-// set. It returns [ErrOutOfRange] above [MaxTimestamp].
+// set. Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ID, error) {
 	return FromFields(timestamp, MaxCounter, MaxPerSecRandom, 1<<32-1)
 }

@@ -10,8 +10,10 @@ import (
 // the 26-digit text, which Value stores, and the 36-character hyphenated
 // and 32-digit hexadecimal UUID forms of the 16 bytes, in either case
 // (what a PostgreSQL uuid column returns); and, as a []byte only, the 16
-// raw bytes. Any other length is [ErrInvalidLength]; a bad byte in a form of
-// the right length is an [*InvalidCharacterError] with its offset. SQL NULL
+// raw bytes. Any other length is a [*LengthError] (matching
+// [ErrInvalidLength]) with Want 26, whose text lists every length accepted;
+// a bad character in a form of the right length is an
+// [*InvalidCharacterError] with its offset. SQL NULL
 // is [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
@@ -29,6 +31,8 @@ func (id ID) Value() (driver.Value, error) { return id.String(), nil }
 // db.Exec(query, legacy.Binary(id)). Range bounds on such a column need the
 // conversion too (legacy.Binary(lo)): bound as text, they compare as 26
 // text bytes against the stored 16, which matches nothing (or fails).
+//
+// A Binary prints as its ID does ([Binary.Format]).
 type Binary ID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -45,6 +49,9 @@ func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullID prints as its ID's text, or null when
+// not Valid ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

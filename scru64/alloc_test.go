@@ -39,6 +39,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"AppendBinary":    func() { buf, _ = id.AppendBinary(buf[:0]) },
 		"Parse":           func() { sinkID, _ = Parse(text) },
 		"ParseBytes":      func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":        func() { _ = Validate(text) },
 		"UnmarshalText":   func() { sinkErr = sinkID.UnmarshalText(textBytes) },
 		"UnmarshalBinary": func() { sinkErr = sinkID.UnmarshalBinary(textBytes) },
 		"UnmarshalJSON":   func() { sinkErr = sinkID.UnmarshalJSON([]byte(`"0u375nxqh5cq"`)) },

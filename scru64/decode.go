@@ -1,6 +1,9 @@
 package scru64
 
-import "github.com/fastid/scru128/internal/base36"
+import (
+	"github.com/fastid/scru128/internal/base36"
+	"github.com/fastid/scru128/internal/interop"
+)
 
 // Base36 decoding with SWAR (SIMD within a register): the 12 characters are
 // read as one little-endian 64-bit word of eight and one of four, padded in
@@ -19,22 +22,32 @@ import "github.com/fastid/scru128/internal/base36"
 type text = base36.Text
 
 // Parse parses the 12-digit Base36 text of an ID, ignoring case. It returns
-// ErrInvalidLength if s is not 12 bytes long, or an *InvalidCharacterError
-// (matching ErrInvalidCharacter) naming the first byte outside [0-9a-zA-Z].
-// Every 12-digit text is in range: zzzzzzzzzzzz is Max. It does not
-// allocate on success.
+// a [*LengthError] (matching [ErrInvalidLength]) if s is not 12 bytes long,
+// or an [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the
+// first character outside [0-9a-zA-Z]. Every 12-digit text is in range:
+// zzzzzzzzzzzz is [Max]. It does not allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
-// ParseBytes is Parse for a byte slice. It does not retain b.
+// ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(b) }
 
-// MustParse is Parse that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and
+// tests. The panic value is an error that quotes s and wraps the error of
+// Parse, for example `scru64: MustParse("0u37"): invalid length 4, want 12`.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
-		panic(err)
+		panic(&interop.MustError{Pkg: "scru64", Input: s, Err: err})
 	}
 	return id
+}
+
+// Validate reports whether s is the text of an ID: it returns what [Parse]
+// returns for s, without the ID, so nil or the same error. It does not
+// allocate on success.
+func Validate(s string) error {
+	_, err := decode(s)
+	return err
 }
 
 // UnmarshalText parses the 12-digit text form into id, as Parse does. On
@@ -50,7 +63,7 @@ func (id *ID) UnmarshalText(b []byte) error {
 
 func decode[T text](s T) (ID, error) {
 	if len(s) != 12 {
-		return 0, ErrInvalidLength
+		return 0, textLengthError(len(s))
 	}
 	head := base36.Load64(s, 0)
 	// "0000" followed by the last four characters.
@@ -69,7 +82,8 @@ func decode[T text](s T) (ID, error) {
 //go:noinline
 func decodeError[T text](s T) error {
 	if i := base36.IndexInvalid(s); i >= 0 {
-		return &InvalidCharacterError{Offset: i, Char: s[i]}
+		c, r, size := interop.CharAt(s, i)
+		return &InvalidCharacterError{Offset: i, Char: c, Rune: r, Size: size}
 	}
 	return ErrInvalidCharacter // not reached: decode's checks are exact, and fuzz tests hold them to it
 }

@@ -45,9 +45,13 @@
 //
 // # Text and storage
 //
-// [Parse] accepts exactly 12 Base36 digits in either case and reports a bad
-// byte with its offset; no decoding function panics ([MustParse] aside), on
-// any input. String and AppendText write lower case; an ID above [Max] (made
+// [Parse] accepts exactly 12 Base36 digits in either case and reports a
+// wrong length with the length received ([*LengthError]) and a bad
+// character with its offset ([*InvalidCharacterError]); no decoding
+// function panics ([MustParse] aside), on any input. [Validate] checks a
+// text without keeping the ID, and [Nil] is the zero ID. Through fmt and
+// log/slog an ID and a valid NullID print the text (%x the 8 bytes, %d the
+// integer), and an invalid NullID prints null. String and AppendText write lower case; an ID above [Max] (made
 // by converting a larger integer) is refused by every encoder with
 // [ErrOutOfRange], never written as another ID. In SQL an ID is an int64
 // (Value) for a BIGINT column, and Scan reads integers, the 12-digit text,

@@ -3,28 +3,34 @@ package scru64
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/fastid/scru128/internal/interop"
 )
 
-// Errors returned by this package. Parsing errors that concern one byte are
-// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
-// errors.Is; node spec errors are [*NodeSpecError] values, which match
-// [ErrInvalidNodeSpec].
+// Errors returned by this package. Parsing errors are typed values that
+// say what was wrong and where, and match these sentinels under errors.Is:
+// a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
+// [ErrInvalidCharacter], a [*FieldError] [ErrOutOfRange], and a
+// [*NodeSpecError] [ErrInvalidNodeSpec].
 var (
 	// ErrInvalidLength means a text form was not 12 bytes long, a binary
-	// form not 8 bytes long, or decimal text given to Scan was empty.
+	// form not 8 bytes long, or decimal text given to Scan was empty. The
+	// error returned is a [*LengthError] with the length received and the
+	// length expected.
 	ErrInvalidLength = errors.New("scru64: invalid length")
 	// ErrInvalidCharacter means a text form held a byte outside
 	// [0-9a-zA-Z], or decimal text given to Scan a byte other than 0-9.
+	// The error returned is an [*InvalidCharacterError] with the character
+	// and its offset.
 	ErrInvalidCharacter = errors.New("scru64: invalid character")
 	// ErrOutOfRange means a value does not fit the format: an integer (or
 	// decimal text, or 8 bytes) that is negative or above 36^12-1 ([Max],
-	// zzzzzzzzzzzz), a field passed to [FromParts], [MinAt] or [MaxAt] that does
-	// not fit its width, a time before 1970 or after [MaxTimestamp]'s tick
-	// (in the year 4261) passed to [MinAtTime] or [MaxAtTime], or an ID above
-	// Max (made by converting a larger integer) given to AppendText,
-	// MarshalText, MarshalJSON or Value.
+	// zzzzzzzzzzzz), a field passed to [FromParts], [MinAt] or [MaxAt] that
+	// does not fit its width (a [*FieldError]), a time before 1970 or after
+	// [MaxTimestamp]'s tick (in the year 4261) passed to [MinAtTime] or
+	// [MaxAtTime], or an ID above Max (made by converting a larger integer)
+	// given to AppendText, MarshalText, MarshalJSON or Value.
 	ErrOutOfRange = errors.New("scru64: value out of range")
 	// ErrInvalidTimestamp means a generator was given a time before
 	// 1970-01-01T00:00:00.256Z or at or after [MaxTimestamp]'s tick (in the
@@ -62,46 +68,118 @@ var (
 // non-negative integer, nor null.
 var errJSON = errors.New("scru64: an ID in JSON must be a 12-digit string, a non-negative integer or null")
 
+// layout describes this format to the shared error texts.
+var layout = interop.Layout{Name: "scru64", TextLen: 12, BinaryLen: 8}
+
 // errs hands this package's errors to the shared helpers.
 var errs = interop.Errors{
-	Length:   ErrInvalidLength,
-	Range:    ErrOutOfRange,
-	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	Length: func(got int, form interop.Form) error {
+		return &LengthError{Got: got, Want: layout.Want(form), form: form}
+	},
+	Range: ErrOutOfRange,
+	Char: func(offset int, c byte, r rune, size int) error {
+		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
+	},
 	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
 
-// InvalidCharacterError reports a byte outside the Base36 alphabet and where
-// it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
-type InvalidCharacterError struct {
-	Offset int  // index of the byte in the input
-	Char   byte // the offending byte
+// LengthError reports an input whose length is not one the parser takes.
+// errors.Is(err, [ErrInvalidLength]) reports true for it.
+type LengthError struct {
+	Got int // the length received, in bytes
+	// Want is the length expected: 12, the text form, for Parse,
+	// UnmarshalText, UnmarshalJSON and Scan (whose error text lists the
+	// other forms it takes), and 8 for UnmarshalBinary.
+	Want int
+	form interop.Form // where the error was met, for the text
 }
 
-// Error describes the byte and its offset, for example
-// `scru64: invalid character '_' (0x5f) at offset 10`.
+// Error describes the length received and the lengths accepted, for
+// example `scru64: invalid length 4, want 12`.
+func (e *LengthError) Error() string {
+	return interop.LengthErrorText(&layout, e.Got, e.Want, e.form)
+}
+
+// Is reports whether target is [ErrInvalidLength].
+func (e *LengthError) Is(target error) bool { return target == ErrInvalidLength }
+
+// textLengthError is the error for a text form of n bytes. It is kept out
+// of line so that the decoder's fast path stays small.
+//
+//go:noinline
+func textLengthError(n int) error { return &LengthError{Got: n, Want: 12} }
+
+// InvalidCharacterError reports a character outside the Base36 alphabet and
+// where it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
+type InvalidCharacterError struct {
+	Offset int  // index of the character's first byte in the input
+	Char   byte // the byte at Offset
+	// Rune and Size are the UTF-8 character that begins at Offset and its
+	// length in bytes, as utf8.DecodeRune reports them: a byte that begins
+	// no valid character gives utf8.RuneError and 1.
+	Rune rune
+	Size int
+}
+
+// Error describes the character and its offset: an ASCII byte quoted and
+// in hexadecimal (`scru64: invalid character '_' (0x5f) at offset 10`),
+// a longer UTF-8 character quoted with its code point (`'é' (U+00E9)`),
+// and a byte that is not UTF-8 in hexadecimal (`0xff (not UTF-8)`).
 func (e *InvalidCharacterError) Error() string {
-	return interop.CharErrorText("scru64", e.Offset, e.Char)
+	return interop.CharErrorText("scru64", e.Offset, e.Char, e.Rune, e.Size)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
 
+// FieldError reports a field value that does not fit the field's width,
+// given to [FromParts], [MinAt] or [MaxAt]. errors.Is(err,
+// [ErrOutOfRange]) reports true for it.
+type FieldError struct {
+	// Field is the field's name in the specification: "timestamp" or
+	// "node_ctr".
+	Field string
+	Value uint64 // the value given
+	Max   uint64 // the largest value the field holds
+}
+
+// Error names the field, the value and the limit, for example
+// `scru64: node_ctr 16777216 out of range (max 16777215)`.
+func (e *FieldError) Error() string {
+	return interop.FieldErrorText("scru64", e.Field, e.Value, e.Max)
+}
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }
+
 // NodeSpecError reports a rejected node spec: the input as given (a string
 // for [ParseNodeSpec], the node ID and size otherwise) and what is wrong with
-// it. errors.Is(err, [ErrInvalidNodeSpec]) reports true for it.
+// it. errors.Is(err, [ErrInvalidNodeSpec]) reports true for it, and so does
+// errors.Is or errors.As for the error in Err.
 type NodeSpecError struct {
 	Input  string // the node spec string, or "<nodeID>/<size>" for a pair
 	Reason string // what is wrong, for example "node ID size 24 is not in 1..23"
+	// Err is the error behind Reason, if there is one: the error of
+	// [Parse] for a 12-character previous ID that is not an ID, whose
+	// offsets count from the start of Input.
+	Err error
 }
 
 // Error describes the input and the reason, for example
 // `scru64: invalid node spec "0/24": node ID size 24 is not in 1..23`.
 func (e *NodeSpecError) Error() string {
-	return "scru64: invalid node spec " + strconv.Quote(e.Input) + ": " + e.Reason +
+	reason := e.Reason
+	if e.Err != nil {
+		reason += ": " + strings.TrimPrefix(e.Err.Error(), "scru64: ")
+	}
+	return "scru64: invalid node spec " + strconv.Quote(e.Input) + ": " + reason +
 		` (want <node ID>/<size> such as "42/8", "0xb00/12" or "0u2r85hm2pt3/16")`
 }
 
 // Is reports whether target is [ErrInvalidNodeSpec].
 func (e *NodeSpecError) Is(target error) bool { return target == ErrInvalidNodeSpec }
+
+// Unwrap returns Err.
+func (e *NodeSpecError) Unwrap() error { return e.Err }

@@ -31,6 +31,11 @@ var GlobalGenerator = new(Global)
 // environment variable. It must come before the first use that would read
 // the variable: it returns [ErrAlreadyInitialized] if the generator is
 // already configured, and a [*NodeSpecError] for the zero [NodeSpec].
+//
+// spec is a NodeSpec, not a string: make one from the text that
+// SCRU64_NODE_SPEC takes with [ParseNodeSpec], as in
+// GlobalGenerator.Initialize(spec) after spec, err := ParseNodeSpec("42/8"),
+// or from numbers with [NewNodeSpecWithNodeID].
 func (g *Global) Initialize(spec NodeSpec) error {
 	if spec.IsZero() {
 		return &NodeSpecError{Reason: "the zero NodeSpec is not a configuration"}

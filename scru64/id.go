@@ -39,12 +39,23 @@ const (
 	nodeCtrSize = 24
 )
 
+// Nil is the zero ID, whose text is 000000000000: the name
+// github.com/google/uuid gives the all-zero value, with [Max] at the other
+// end. The specification reserves the IDs of timestamp 0 for special
+// purposes and no [Generator] returns them, so Nil can stand for "no ID":
+// compare with it, or use [ID.IsZero].
+const Nil ID = 0
+
 // FromParts builds an ID from its timestamp (in 256-ms ticks) and its 24-bit
-// node_ctr field (node_id and counter together). It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp] or nodeCtr above [MaxNodeCtr].
+// node_ctr field (node_id and counter together). If timestamp is above
+// [MaxTimestamp] or nodeCtr above [MaxNodeCtr] it returns a [*FieldError]
+// (matching [ErrOutOfRange]) naming the first such field.
 func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
-	if timestamp > MaxTimestamp || nodeCtr > MaxNodeCtr {
-		return 0, ErrOutOfRange
+	switch {
+	case timestamp > MaxTimestamp:
+		return 0, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
+	case nodeCtr > MaxNodeCtr:
+		return 0, &FieldError{Field: "node_ctr", Value: uint64(nodeCtr), Max: MaxNodeCtr}
 	}
 	return ID(timestamp<<nodeCtrSize | uint64(nodeCtr)), nil
 }
@@ -95,12 +106,13 @@ func (id ID) IsZero() bool { return id == 0 }
 // MinAt returns the smallest ID with the given timestamp (in 256-ms ticks,
 // Unix milliseconds >> 8): node_ctr zero. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
-// returns exactly the IDs of the ticks t0 to t1. It returns [ErrOutOfRange]
-// above [MaxTimestamp].
+// returns exactly the IDs of the ticks t0 to t1. Above [MaxTimestamp] it
+// returns a [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ID, error) { return FromParts(timestamp, 0) }
 
 // MaxAt returns the largest ID with the given timestamp: node_ctr all
-// ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+// ones. Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ID, error) { return FromParts(timestamp, MaxNodeCtr) }
 
 // MinAtTime is [MinAt] for the tick that holds t: the 256 ms from

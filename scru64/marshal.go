@@ -18,8 +18,9 @@ func (id ID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]byt
 
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 12-byte text
 // form, which some stores hand back for binary columns. It returns
-// [ErrOutOfRange] if the 8 bytes hold a value above [Max], [ErrInvalidLength]
-// for any other length, and the errors of [Parse] for text. On error id is
+// [ErrOutOfRange] if the 8 bytes hold a value above [Max], a [*LengthError]
+// (matching [ErrInvalidLength]) with Want 8 for any other length, and the
+// errors of [Parse] for text. On error id is
 // left unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
 	return interop.UnmarshalBinary64(id, data, uint64(Max), 12, Parse, &errs)
@@ -47,7 +48,7 @@ func (id ID) MarshalJSON() ([]byte, error) {
 // system that stores IDs as numbers may send), or null, which leaves id
 // unchanged as encoding/json does for other types. Integers above [Max] are
 // [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
-// ([ErrInvalidLength]). On error id is left unchanged.
+// (a [*LengthError] with Got 0). On error id is left unchanged.
 func (id *ID) UnmarshalJSON(data []byte) error {
 	text, n, kind, err := interop.DecodeJSON(data, true, uint64(Max), &errs)
 	switch kind {

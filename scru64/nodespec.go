@@ -137,7 +137,8 @@ func ParseNodeSpec(s string) (NodeSpec, error) {
 	case len(head) == 12:
 		prev, err := Parse(head)
 		if err != nil {
-			return fail("12-character node " + strconv.Quote(head) + " is not a previous ID: " + err.Error())
+			return NodeSpec{}, &NodeSpecError{Input: s, Err: err,
+				Reason: "12-character node " + strconv.Quote(head) + " is not a previous ID"}
 		}
 		return withPrev(prev, uint8(size)), nil
 	case len(head) >= 2 && head[0] == '0' && (head[1] == 'x' || head[1] == 'X'):

@@ -19,8 +19,9 @@ import (
 // decimal number of exactly 12 digits, below 10^12, cannot be read as
 // text; no real ID is that small), 8 bytes given as a []byte are the binary
 // form, and anything else is decimal. Integers above [Max], negative ones,
-// and decimal text above Max are [ErrOutOfRange]; a bad byte is an
-// [*InvalidCharacterError] with its offset. SQL NULL is [ErrScanNull]: scan
+// and decimal text above Max are [ErrOutOfRange]; a bad character is an
+// [*InvalidCharacterError] with its offset, and empty text a [*LengthError]
+// (matching [ErrInvalidLength]). SQL NULL is [ErrScanNull]: scan
 // nullable columns into a [NullID]. Other source types are an error wrapping
 // [ErrScanType]. Scan does not retain src; on error id is left unchanged.
 func (id *ID) Scan(src any) error {
@@ -50,6 +51,9 @@ func (id ID) Value() (driver.Value, error) {
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullID prints as its ID's text, or null when
+// not Valid ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

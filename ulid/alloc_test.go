@@ -29,6 +29,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"AppendBinary":  func() { buf, _ = id.AppendBinary(buf[:0]) },
 		"Parse":         func() { sinkID, _ = Parse(text) },
 		"ParseBytes":    func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":      func() { _ = Validate(text) },
 		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
 		"ScanString":    func() { _ = scanned.Scan(srcString) },
 		"ScanBytes":     func() { _ = scanned.Scan(srcBytes) },

@@ -6,25 +6,38 @@ import (
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
+	"github.com/fastid/scru128/internal/interop"
 )
 
-// Parse parses the 26-digit text of a ULID, ignoring case. It returns
-// [ErrInvalidLength] if s is not 26 bytes long, an [*InvalidCharacterError]
-// (matching [ErrInvalidCharacter]) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
-// the first digit is above 7. It does not allocate.
+// Parse parses the 26-digit text of a ULID, ignoring case, as
+// github.com/oklog/ulid/v2's ParseStrict does. It returns a [*LengthError]
+// (matching [ErrInvalidLength]) if s is not 26 bytes long, an
+// [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the
+// first character outside the Crockford alphabet (I, L, O and U are
+// outside it), or [ErrOutOfRange] if the first digit is above 7. It does
+// not allocate on success.
 func Parse(s string) (ULID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ULID, error) { return decode(bytesView(b)) }
 
-// MustParse is [Parse] that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and
+// tests. The panic value is an error that quotes s and wraps the error of
+// Parse, for example `ulid: MustParse("0372"): invalid length 4, want 26`.
 func MustParse(s string) ULID {
 	id, err := Parse(s)
 	if err != nil {
-		panic(err)
+		panic(&interop.MustError{Pkg: "ulid", Input: s, Err: err})
 	}
 	return id
+}
+
+// Validate reports whether s is the text of a ULID: it returns what [Parse]
+// returns for s, without the ULID, so nil or the same error. It does not
+// allocate on success.
+func Validate(s string) error {
+	_, err := decode(s)
+	return err
 }
 
 // UnmarshalText parses the 26-digit text form into id, as [Parse] does. On
@@ -40,12 +53,13 @@ func (id *ULID) UnmarshalText(b []byte) error {
 
 // bytesView returns the bytes of b as a string without copying them. The
 // decoders only read their input and keep nothing of it (an
-// [InvalidCharacterError] copies the byte), so b may change afterwards.
+// [InvalidCharacterError] copies what it needs), so b may change
+// afterwards.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func decode(s string) (id ULID, err error) {
 	if len(s) != EncodedSize {
-		return ULID{}, ErrInvalidLength
+		return ULID{}, textLengthError(len(s))
 	}
 	hi, lo, lead := crockford.Decode128(crockford.Crockford, s)
 	if lead > 7 {
@@ -65,7 +79,7 @@ func decode(s string) (id ULID, err error) {
 //go:noinline
 func decodeError(s string) error {
 	if i := crockford.IndexInvalid(crockford.Crockford, s); i >= 0 {
-		return &InvalidCharacterError{Offset: i, Char: s[i]}
+		return charError(s, i)
 	}
 	return ErrOutOfRange
 }

@@ -12,8 +12,8 @@ func (id ULID) MarshalBinary() ([]byte, error) { return id.AppendBinary(make([]b
 
 // UnmarshalBinary sets id from its 16 big-endian bytes, or from the
 // 26-byte text form, which some stores hand back for binary columns. Any
-// other length is [ErrInvalidLength]; text errors are those of [Parse]. On
-// error id is left unchanged.
+// other length is a [*LengthError] (matching [ErrInvalidLength]) with Want
+// 16; text errors are those of [Parse]. On error id is left unchanged.
 func (id *ULID) UnmarshalBinary(data []byte) error {
 	return interop.UnmarshalBinary128(id, data, EncodedSize, Parse, &errs)
 }
@@ -21,8 +21,8 @@ func (id *ULID) UnmarshalBinary(data []byte) error {
 // UnmarshalJSON accepts a JSON string holding the 26-digit text, its escapes
 // decoded as encoding/json decodes them, or null, which leaves id unchanged
 // as encoding/json does for other types. Anything else is an error; text
-// errors are those of [Parse] (so "" is [ErrInvalidLength]). On error id is
-// left unchanged. A ULID marshals to JSON through [ULID.MarshalText], as the
+// errors are those of [Parse] (so "" is a [*LengthError] with Got 0). On
+// error id is left unchanged. A ULID marshals to JSON through [ULID.MarshalText], as the
 // quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ULID is left out, as

@@ -20,8 +20,9 @@ var defaultGenerator = NewGenerator()
 // it waits for the next one. It panics only if the system clock reads
 // before 1970 or after the year 10889, which no ULID can represent.
 //
-// Until this version New was what [NewUnordered] is now; [Make] is the same as
-// New, under the name github.com/oklog/ulid/v2 gives it.
+// [Make] is the same function under the name github.com/oklog/ulid/v2
+// gives its monotonic default. For a fresh random part per ULID without
+// the order within a millisecond, use [NewUnordered].
 func New() ULID {
 	for {
 		id, err := defaultGenerator.Generate()

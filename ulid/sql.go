@@ -14,8 +14,9 @@ import (
 //     hexadecimal digits without hyphens, in either case;
 //
 // and, as a []byte only, the 16 raw bytes (a BYTEA or BINARY(16) column).
-// Any other length is [ErrInvalidLength]; a bad byte in a form of the right
-// length is an [*InvalidCharacterError] with its offset. SQL NULL is
+// Any other length is a [*LengthError] (matching [ErrInvalidLength]) with
+// Want 26, whose text lists every length accepted; a bad character in a
+// form of the right length is an [*InvalidCharacterError] with its offset. SQL NULL is
 // [ErrScanNull]: scan nullable columns into a [NullULID]. Other source types
 // are an error wrapping [ErrScanType]. Scan does not retain src; on error id
 // is left unchanged.
@@ -28,6 +29,14 @@ func (id *ULID) Scan(src any) error {
 // they do everywhere else. For a binary or uuid column pass Binary(id)
 // instead: a driver given the text for such a column stores its 26 bytes,
 // or fails.
+//
+// Coming from github.com/oklog/ulid/v2, whose Value returns the 16 bytes:
+// a column written through oklog holds those bytes (a BLOB, BYTEA or
+// BINARY(16) column), so bind Binary(id) to match a row there, as in
+// db.QueryRow("SELECT ... WHERE id = ?", ulid.Binary(id)), and to write
+// rows that match later. A plain ULID bound there compares its 26 text
+// bytes with the 16 stored and matches nothing. Scan reads the 16 bytes
+// and the text alike.
 func (id ULID) Value() (driver.Value, error) { return id.String(), nil }
 
 // Binary is a ULID that database/sql stores as its 16 raw bytes rather
@@ -43,6 +52,8 @@ func (id ULID) Value() (driver.Value, error) { return id.String(), nil }
 // text bytes against the stored 16, which matches nothing (or fails). To
 // read, scan into a ULID, which accepts the bytes; (*Binary)(&id) works as
 // well.
+//
+// A Binary prints as its ULID does ([Binary.Format]).
 type Binary ULID
 
 // Value implements database/sql/driver.Valuer: the 16 big-endian bytes.
@@ -59,6 +70,9 @@ func (b *Binary) Scan(src any) error { return (*ULID)(b).Scan(src) }
 // invalid NullULID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullULID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullULID prints as its ULID's text, or null when
+// not Valid ([NullULID.Format], [NullULID.LogValue]).
 type NullULID struct {
 	ULID  ULID
 	Valid bool

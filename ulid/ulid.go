@@ -18,7 +18,9 @@
 //
 // Parsing is strict: a wrong length, a byte outside the Crockford alphabet
 // (I, L, O and U included) or a value above 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is an
-// error, never a different ID.
+// error that says which and where ([*LengthError], [*InvalidCharacterError]),
+// never a different ID. [Validate] checks a text without keeping the ULID,
+// and [Zero] is the zero ULID.
 //
 // For database/sql a ULID stores its text (TEXT, VARCHAR, CHAR(26)) and
 // Binary(id) its 16 bytes (BYTEA, BLOB, BINARY(16), PostgreSQL uuid);
@@ -27,6 +29,26 @@
 // columns return. Both storages sort as ULIDs do, so [MinAt], [MaxAt],
 // [MinAtTime] and [MaxAtTime] bound range queries by time (bind the bounds as
 // [Binary] for a binary column).
+//
+// # Coming from github.com/oklog/ulid/v2
+//
+// The bytes and the text are the same, and most names too: [Make], [Zero],
+// [ErrOverflow], and [Parse] and [MustParse], which are strict as oklog's
+// ParseStrict and MustParseStrict are. What differs where code compiles
+// with either and behaves otherwise:
+//
+//   - [ULID.Time] and [ULID.Timestamp] are the other way round: here
+//     Timestamp returns the Unix milliseconds (oklog's Time) and Time a
+//     time.Time (oklog's Timestamp).
+//   - [ULID.Value] stores the 26-character text; oklog's stores the 16
+//     bytes. A column that oklog wrote holds bytes, so bind Binary(id) to
+//     write to it or to match it in WHERE id = ?; a plain ULID there is
+//     compared as 26 text bytes and matches nothing. Scan reads both.
+//   - Scan of SQL NULL into a ULID is [ErrScanNull] (oklog leaves the ULID
+//     as it was): scan nullable columns into a [NullULID].
+//   - Parse rejects what oklog's Parse would turn into a wrong ULID.
+//   - %x writes the 16 bytes in hexadecimal, where oklog's writes the
+//     hexadecimal of the text; %v and %s write the text with either.
 package ulid
 
 import (
@@ -66,15 +88,23 @@ const (
 	MaxTimestamp = 1<<48 - 1
 )
 
+// Zero is the zero ULID, whose text is 00000000000000000000000000: the
+// name github.com/oklog/ulid/v2 gives it, with [Max] at the other end. It
+// sorts before every other ULID, and no [Generator] returns it (a
+// timestamp of 0 is invalid to them), so it can stand for "no ULID":
+// compare with it, or use [ULID.IsZero]. It is a variable only because Go
+// has no array constants; do not assign to it.
+var Zero ULID
+
 // Max is the largest ULID, whose text is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ.
 var Max = ULID{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // FromFields builds a ULID from a Unix timestamp in milliseconds and the 10
-// bytes of the random part. It returns [ErrOutOfRange] if timestamp is above
-// [MaxTimestamp].
+// bytes of the random part. If timestamp is above [MaxTimestamp] it returns
+// a [*FieldError] (matching [ErrOutOfRange]).
 func FromFields(timestamp uint64, entropy [10]byte) (ULID, error) {
 	if timestamp > MaxTimestamp {
-		return ULID{}, ErrOutOfRange
+		return ULID{}, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
 	}
 	var id ULID
 	putTimestamp(&id, timestamp)
@@ -99,10 +129,22 @@ func putTimestamp(id *ULID, timestamp uint64) {
 	id[3], id[4], id[5] = byte(timestamp>>16), byte(timestamp>>8), byte(timestamp)
 }
 
-// Timestamp returns the 48-bit Unix timestamp in milliseconds.
+// Timestamp returns the 48-bit Unix timestamp in milliseconds, as the
+// Timestamp methods of this module's other ID types do.
+//
+// Coming from github.com/oklog/ulid/v2: there the names are the other way
+// round. oklog's id.Time() returns these milliseconds and its
+// id.Timestamp() a time.Time; here Timestamp returns the milliseconds and
+// [ULID.Time] the time.Time. Code such as fmt.Println(id.Timestamp())
+// compiles with both and prints something else, so rename both calls when
+// you switch.
 func (id ULID) Timestamp() uint64 { return binary.BigEndian.Uint64(id[0:8]) >> 16 }
 
 // Time returns the timestamp as a time.Time in UTC, to the millisecond.
+//
+// Coming from github.com/oklog/ulid/v2: oklog's id.Time() returns the Unix
+// milliseconds as a uint64, which is [ULID.Timestamp] here, and its
+// id.Timestamp() returns this time.Time.
 func (id ULID) Time() time.Time { return time.UnixMilli(int64(id.Timestamp())).UTC() }
 
 // Entropy returns the 80-bit random part, bytes 6-15.
@@ -122,12 +164,13 @@ func (id ULID) IsZero() bool { return id == ULID{} }
 // milliseconds): the random part all zeros. With [MaxAt] it bounds a range
 // query such as WHERE id BETWEEN MinAt(t0) AND MaxAt(t1), which then
 // returns exactly the ULIDs of the milliseconds t0 to t1; bind the bounds
-// as the column stores IDs (Binary(lo) for a binary or uuid column). It
-// returns [ErrOutOfRange] above [MaxTimestamp].
+// as the column stores IDs (Binary(lo) for a binary or uuid column). Above
+// [MaxTimestamp] it returns a [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, [10]byte{}) }
 
 // MaxAt returns the largest ULID with the given timestamp: the random part
-// all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+// all ones. Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ULID, error) { return FromFields(timestamp, maxEntropy) }
 
 // maxEntropy is the largest random part.

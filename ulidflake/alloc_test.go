@@ -25,6 +25,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
 		"Parse":         func() { sinkID, _ = Parse(text) },
 		"ParseBytes":    func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":      func() { _ = Validate(text) },
 		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
 		"ScanInt64":     func() { _ = scanned.Scan(srcInt) },
 		"ScanString":    func() { _ = scanned.Scan(srcString) },

@@ -6,26 +6,37 @@ import (
 	"unsafe"
 
 	"github.com/fastid/scru128/internal/crockford"
+	"github.com/fastid/scru128/internal/interop"
 )
 
-// Parse parses the 13-digit text of an ID, ignoring case. It returns
-// [ErrInvalidLength] if s is not 13 bytes long, an [*InvalidCharacterError]
-// (matching [ErrInvalidCharacter]) naming the first byte outside the
-// Crockford alphabet (I, L, O and U are outside it), or [ErrOutOfRange] if
-// the value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not
-// allocate.
+// Parse parses the 13-digit text of an ID, ignoring case. It returns a
+// [*LengthError] (matching [ErrInvalidLength]) if s is not 13 bytes long, an
+// [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the first
+// character outside the Crockford alphabet (I, L, O and U are outside it),
+// or [ErrOutOfRange] if the value is above 7ZZZZZZZZZZZZ (a first digit
+// above 7). It does not allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
 func ParseBytes(b []byte) (ID, error) { return decode(bytesView(b)) }
 
-// MustParse is [Parse] that panics on error, for constants in code and tests.
+// MustParse is [Parse] that panics on error, for constants in code and
+// tests. The panic value is an error that quotes s and wraps the error of
+// Parse, for example `ulidflake: MustParse("0372"): invalid length 4, want 13`.
 func MustParse(s string) ID {
 	id, err := Parse(s)
 	if err != nil {
-		panic(err)
+		panic(&interop.MustError{Pkg: "ulidflake", Input: s, Err: err})
 	}
 	return id
+}
+
+// Validate reports whether s is the text of an ID: it returns what [Parse]
+// returns for s, without the ID, so nil or the same error. It does not
+// allocate on success.
+func Validate(s string) error {
+	_, err := decode(s)
+	return err
 }
 
 // bytesView returns the bytes of b as a string without copying them. The
@@ -34,12 +45,11 @@ func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(
 
 func decode(s string) (ID, error) {
 	if len(s) != EncodedSize {
-		return 0, ErrInvalidLength
+		return 0, textLengthError(len(s))
 	}
 	v, lead, ok := crockford.Decode64(crockford.Crockford, s)
 	if !ok {
-		i := crockford.IndexInvalid(crockford.Crockford, s)
-		return 0, &InvalidCharacterError{Offset: i, Char: s[i]}
+		return 0, charError(s, crockford.IndexInvalid(crockford.Crockford, s))
 	}
 	if lead > 7 {
 		// The value is 2^63 or more: its sign bit (or a bit above 64)

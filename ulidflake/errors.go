@@ -6,24 +6,30 @@ import (
 	"github.com/fastid/scru128/internal/interop"
 )
 
-// Errors returned by this package. Parsing errors that concern one byte are
-// [*InvalidCharacterError] values, which match [ErrInvalidCharacter] under
-// errors.Is.
+// Errors returned by this package. Parsing errors are typed values that
+// say what was wrong and where, and match these sentinels under errors.Is:
+// a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
+// [ErrInvalidCharacter], and a [*FieldError] [ErrOutOfRange].
 var (
 	// ErrInvalidLength means a text form was not 13 bytes long, a binary
-	// form not 8 bytes long, or decimal text given to Scan was empty.
+	// form not 8 bytes long, or decimal text given to Scan was empty. The
+	// error returned is a [*LengthError] with the length received and the
+	// length expected.
 	ErrInvalidLength = errors.New("ulidflake: invalid length")
 	// ErrInvalidCharacter means a text form held a byte outside the
 	// Crockford Base32 alphabet 0-9 A-Z without I L O U, in either case,
-	// or decimal text given to Scan a byte other than 0-9.
+	// or decimal text given to Scan a byte other than 0-9. The error
+	// returned is an [*InvalidCharacterError] with the character and its
+	// offset.
 	ErrInvalidCharacter = errors.New("ulidflake: invalid character")
 	// ErrOutOfRange means a value does not fit the format: text above
 	// 7ZZZZZZZZZZZZ (2^63-1), a negative integer (or 8 bytes with the sign
 	// bit set, or decimal text above 2^63-1), a field passed to [FromFields],
-	// [FromScalableFields], [MinAt] or [MaxAt] that does not fit its width, a time
-	// before the default epoch or more than [MaxTimestamp] ms after it passed
-	// to [MinAtTime], [MaxAtTime] or [NewAt], or a negative ID given to
-	// [ID.AppendText], [ID.MarshalText] or Value.
+	// [FromScalableFields], [MinAt] or [MaxAt] that does not fit its width
+	// (a [*FieldError]), a time before the default epoch or more than
+	// [MaxTimestamp] ms after it passed to [MinAtTime], [MaxAtTime] or
+	// [NewAt], or a negative ID given to [ID.AppendText], [ID.MarshalText]
+	// or Value.
 	ErrOutOfRange = errors.New("ulidflake: value out of range")
 	// ErrOverflow is the old name of [ErrOutOfRange]. A [Generator]'s overflow
 	// within a millisecond, which it also named, is [ErrMonotonicOverflow].
@@ -57,29 +63,97 @@ var (
 // non-negative integer, nor null.
 var errJSON = errors.New("ulidflake: an ID in JSON must be a 13-digit string, a non-negative integer or null")
 
+// layout describes this format to the shared error texts.
+var layout = interop.Layout{Name: "ulidflake", TextLen: 13, BinaryLen: 8}
+
 // errs hands this package's errors to the shared helpers.
 var errs = interop.Errors{
-	Length:   ErrInvalidLength,
-	Range:    ErrOutOfRange,
-	Char:     func(offset int, c byte) error { return &InvalidCharacterError{Offset: offset, Char: c} },
+	Length: func(got int, form interop.Form) error {
+		return &LengthError{Got: got, Want: layout.Want(form), form: form}
+	},
+	Range: ErrOutOfRange,
+	Char: func(offset int, c byte, r rune, size int) error {
+		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
+	},
 	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
 }
 
-// InvalidCharacterError reports a byte outside the Crockford Base32
-// alphabet and where it was. errors.Is(err, [ErrInvalidCharacter]) reports
-// true for it.
-type InvalidCharacterError struct {
-	Offset int  // index of the byte in the input
-	Char   byte // the offending byte
+// LengthError reports an input whose length is not one the parser takes.
+// errors.Is(err, [ErrInvalidLength]) reports true for it.
+type LengthError struct {
+	Got int // the length received, in bytes
+	// Want is the length expected: 13, the text form, for Parse,
+	// UnmarshalText, UnmarshalJSON and Scan (whose error text lists the
+	// other forms it takes), and 8 for UnmarshalBinary.
+	Want int
+	form interop.Form // where the error was met, for the text
 }
 
-// Error describes the byte and its offset, for example
-// `ulidflake: invalid character 'U' (0x55) at offset 0`.
+// Error describes the length received and the lengths accepted, for
+// example `ulidflake: invalid length 4, want 13`.
+func (e *LengthError) Error() string {
+	return interop.LengthErrorText(&layout, e.Got, e.Want, e.form)
+}
+
+// Is reports whether target is [ErrInvalidLength].
+func (e *LengthError) Is(target error) bool { return target == ErrInvalidLength }
+
+// textLengthError is the error for a text form of n bytes. It is kept out
+// of line so that the decoder's fast path stays small.
+//
+//go:noinline
+func textLengthError(n int) error { return &LengthError{Got: n, Want: 13} }
+
+// charError is the error for the character of s at offset i. It is kept
+// out of line so that the decoder's fast path stays small.
+//
+//go:noinline
+func charError(s string, i int) error {
+	c, r, size := interop.CharAt(s, i)
+	return &InvalidCharacterError{Offset: i, Char: c, Rune: r, Size: size}
+}
+
+// InvalidCharacterError reports a character outside the Crockford Base32 alphabet and
+// where it was. errors.Is(err, [ErrInvalidCharacter]) reports true for it.
+type InvalidCharacterError struct {
+	Offset int  // index of the character's first byte in the input
+	Char   byte // the byte at Offset
+	// Rune and Size are the UTF-8 character that begins at Offset and its
+	// length in bytes, as utf8.DecodeRune reports them: a byte that begins
+	// no valid character gives utf8.RuneError and 1.
+	Rune rune
+	Size int
+}
+
+// Error describes the character and its offset: an ASCII byte quoted and
+// in hexadecimal (`ulidflake: invalid character '_' (0x5f) at offset 10`),
+// a longer UTF-8 character quoted with its code point (`'é' (U+00E9)`),
+// and a byte that is not UTF-8 in hexadecimal (`0xff (not UTF-8)`).
 func (e *InvalidCharacterError) Error() string {
-	return interop.CharErrorText("ulidflake", e.Offset, e.Char)
+	return interop.CharErrorText("ulidflake", e.Offset, e.Char, e.Rune, e.Size)
 }
 
 // Is reports whether target is [ErrInvalidCharacter].
 func (e *InvalidCharacterError) Is(target error) bool { return target == ErrInvalidCharacter }
+
+// FieldError reports a field value that does not fit the field's width,
+// given to [FromFields], [FromScalableFields], [MinAt] or [MaxAt].
+// errors.Is(err, [ErrOutOfRange]) reports true for it.
+type FieldError struct {
+	// Field is the field's name in the specification: "timestamp",
+	// "randomness" or "scalability_id".
+	Field string
+	Value uint64 // the value given
+	Max   uint64 // the largest value the field holds
+}
+
+// Error names the field, the value and the limit, for example
+// `ulidflake: randomness 1048576 out of range (max 1048575)`.
+func (e *FieldError) Error() string {
+	return interop.FieldErrorText("ulidflake", e.Field, e.Value, e.Max)
+}
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }

@@ -310,10 +310,8 @@ var defaultGenerator Generator
 // ([Generator.GenerateOrWait]). It panics only if the system clock reads
 // before the default epoch (2024) or more than [MaxTimestamp] ms after it
 // (about the year 2302), which no ID of this epoch can represent. For another
-// epoch or a scalability ID, use a Generator.
-//
-// Until this version New returned (ID, error); the error is gone because
-// nothing but a clock outside the format's range can make it fail.
+// epoch or a scalability ID, use a Generator; for the errors instead of the
+// waits, [Generator.Generate].
 func New() ID {
 	id, err := defaultGenerator.GenerateOrWait()
 	if err != nil {

@@ -26,8 +26,9 @@ func (id ID) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary sets id from 8 big-endian bytes, or from the 13-byte
 // text form, which some stores hand back for binary columns. It returns
-// [ErrOutOfRange] if the 8 bytes have the sign bit set, [ErrInvalidLength] for
-// any other length, and the errors of [Parse] for text. On error id is left
+// [ErrOutOfRange] if the 8 bytes have the sign bit set, a [*LengthError]
+// (matching [ErrInvalidLength]) with Want 8 for any other length, and the
+// errors of [Parse] for text. On error id is left
 // unchanged.
 func (id *ID) UnmarshalBinary(data []byte) error {
 	return interop.UnmarshalBinary64(id, data, uint64(Max), EncodedSize, Parse, &errs)
@@ -38,7 +39,7 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // system that stores IDs as numbers may send), or null, which leaves id
 // unchanged as encoding/json does for other types. Integers above 2^63-1
 // are [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
-// ([ErrInvalidLength]). On error id is left unchanged. An ID marshals to
+// (a [*LengthError] with Got 0). On error id is left unchanged. An ID marshals to
 // JSON through [ID.MarshalText], as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,

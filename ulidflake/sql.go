@@ -20,7 +20,8 @@ import (
 // text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
 // that small), 8 bytes given as a []byte are the binary form, and anything
 // else is decimal. A negative integer, or a value above 2^63-1, is
-// [ErrOutOfRange]; a bad byte is an [*InvalidCharacterError] with its offset.
+// [ErrOutOfRange]; a bad character is an [*InvalidCharacterError] with its
+// offset, and empty text a [*LengthError] (matching [ErrInvalidLength]).
 // SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
 // source types are an error wrapping [ErrScanType]. Scan does not retain
 // src; on error id is left unchanged.
@@ -50,6 +51,9 @@ func (id ID) Value() (driver.Value, error) {
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
 // and "" leave; omitempty never leaves a struct out.
+//
+// Through fmt and log/slog a NullID prints as its ID's text, or null when
+// not Valid ([NullID.Format], [NullID.LogValue]).
 type NullID struct {
 	ID    ID
 	Valid bool

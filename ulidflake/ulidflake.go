@@ -23,6 +23,12 @@
 // integer in a TEXT column) or 8 big-endian bytes; [NullID] handles NULL.
 // [MinAt], [MaxAt], [MinAtTime] and [MaxAtTime] bound range queries. In JSON an ID
 // is the 13-digit string, and a JSON integer is also accepted on input.
+//
+// Parse errors are typed values that say what and where ([*LengthError],
+// [*InvalidCharacterError]); [Validate] checks a text without keeping the
+// ID, and [Zero] is the zero ID. Through fmt and log/slog an ID and a valid
+// NullID print the text (%x the 8 bytes, %d the integer), and an invalid
+// NullID prints null.
 package ulidflake
 
 import (
@@ -63,6 +69,11 @@ const (
 	MaxScalableRandomness = 1<<15 - 1
 	// MaxScalabilityID is the largest scalability ID.
 	MaxScalabilityID = 31
+	// Zero is the zero ID, whose text is 0000000000000: the name
+	// github.com/oklog/ulid/v2 gives the zero ULID, with Max at the other
+	// end. It sorts before every other ID and can stand for "no ID":
+	// compare with it, or use IsZero.
+	Zero ID = 0
 	// Max is the largest ID, 2^63-1, whose text is 7ZZZZZZZZZZZZ.
 	Max ID = 1<<63 - 1
 	// DefaultEpochMillis is the default epoch, 2024-01-01T00:00:00Z, in
@@ -97,21 +108,31 @@ func FromUint64(v uint64) (ID, error) {
 	return ID(v), nil
 }
 
-// FromFields builds a stand-alone ID. It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp] or randomness above [MaxRandomness].
+// FromFields builds a stand-alone ID. If timestamp is above [MaxTimestamp]
+// or randomness above [MaxRandomness] it returns a [*FieldError] (matching
+// [ErrOutOfRange]) naming the first such field.
 func FromFields(timestamp uint64, randomness uint32) (ID, error) {
-	if timestamp > MaxTimestamp || randomness > MaxRandomness {
-		return 0, ErrOutOfRange
+	switch {
+	case timestamp > MaxTimestamp:
+		return 0, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
+	case randomness > MaxRandomness:
+		return 0, &FieldError{Field: "randomness", Value: uint64(randomness), Max: MaxRandomness}
 	}
 	return ID(timestamp<<randomBits | uint64(randomness)), nil
 }
 
-// FromScalableFields builds a scalable ID. It returns [ErrOutOfRange] if
-// timestamp is above [MaxTimestamp], randomness above [MaxScalableRandomness]
-// or scalabilityID above [MaxScalabilityID].
+// FromScalableFields builds a scalable ID. If timestamp is above
+// [MaxTimestamp], randomness above [MaxScalableRandomness] or scalabilityID
+// above [MaxScalabilityID] it returns a [*FieldError] (matching
+// [ErrOutOfRange]) naming the first such field.
 func FromScalableFields(timestamp uint64, randomness uint32, scalabilityID uint8) (ID, error) {
-	if timestamp > MaxTimestamp || randomness > MaxScalableRandomness || scalabilityID > MaxScalabilityID {
-		return 0, ErrOutOfRange
+	switch {
+	case timestamp > MaxTimestamp:
+		return 0, &FieldError{Field: "timestamp", Value: timestamp, Max: MaxTimestamp}
+	case randomness > MaxScalableRandomness:
+		return 0, &FieldError{Field: "randomness", Value: uint64(randomness), Max: MaxScalableRandomness}
+	case scalabilityID > MaxScalabilityID:
+		return 0, &FieldError{Field: "scalability_id", Value: uint64(scalabilityID), Max: MaxScalabilityID}
 	}
 	return ID(timestamp<<randomBits | uint64(randomness)<<scalableBits | uint64(scalabilityID)), nil
 }
@@ -149,11 +170,13 @@ func (id ID) IsZero() bool { return id == 0 }
 // since the epoch): the random part (and scalability ID) zero. With [MaxAt]
 // it bounds a range query such as WHERE id BETWEEN MinAt(t0) AND
 // MaxAt(t1), which then returns exactly the IDs of the milliseconds t0 to
-// t1, stand-alone or scalable. It returns [ErrOutOfRange] above [MaxTimestamp].
+// t1, stand-alone or scalable. Above [MaxTimestamp] it returns a
+// [*FieldError] (matching [ErrOutOfRange]).
 func MinAt(timestamp uint64) (ID, error) { return FromFields(timestamp, 0) }
 
 // MaxAt returns the largest ID with the given timestamp: the 20 bits below
-// it all ones. It returns [ErrOutOfRange] above [MaxTimestamp].
+// it all ones. Above [MaxTimestamp] it returns a [*FieldError] (matching
+// [ErrOutOfRange]).
 func MaxAt(timestamp uint64) (ID, error) { return FromFields(timestamp, MaxRandomness) }
 
 // MinAtTime is [MinAt] for t truncated to the millisecond and counted from

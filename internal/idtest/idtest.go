@@ -2,9 +2,11 @@
 // that each is held to the same standard: the concurrency stress test of a
 // generator ([Stress], [StressWithChurn], [SortedUnique]), the exploration of
 // every interleaving of a few calls ([Explore]), the database/sql and JSON
-// behaviour ([CheckInterop]), allocation counts ([CheckAllocs]), the floor
-// the generators' benchmarks are judged against ([BenchFloor]), and the
-// race detector's switch ([RaceEnabled]). It is imported by tests only.
+// behaviour ([CheckInterop]), the typed parse errors ([CheckParseErrors]),
+// printing through fmt and log/slog ([CheckPrint]), allocation counts
+// ([CheckAllocs]), the floor the generators' benchmarks are judged against
+// ([BenchFloor]), and the race detector's switch ([RaceEnabled]). It is
+// imported by tests only.
 package idtest
 
 import (

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 var (
@@ -21,21 +22,44 @@ var (
 type charError struct {
 	offset int
 	c      byte
+	r      rune
+	size   int
 }
 
 func (e *charError) Error() string        { return fmt.Sprintf("test: bad byte %q at %d", e.c, e.offset) }
 func (e *charError) Is(target error) bool { return target == errChar }
 
+// lengthError is the test format's length error.
+type lengthError struct {
+	got  int
+	form Form
+}
+
+func (e *lengthError) Error() string        { return fmt.Sprintf("test: length %d in form %d", e.got, e.form) }
+func (e *lengthError) Is(target error) bool { return target == errLength }
+
 var testErrors = Errors{
-	Length: errLength, Range: errRange, ScanType: errType, JSON: errJSON,
-	Char: func(offset int, c byte) error { return &charError{offset, c} },
+	Length: func(got int, form Form) error { return &lengthError{got, form} },
+	Range:  errRange, ScanType: errType, JSON: errJSON,
+	Char: func(offset int, c byte, r rune, size int) error { return &charError{offset, c, r, size} },
+}
+
+// wantLength fails the test unless err is the test format's length error
+// for got bytes in form.
+func wantLength(t *testing.T, input string, err error, got int, form Form) {
+	t.Helper()
+	var le *lengthError
+	if !errors.As(err, &le) || le.got != got || le.form != form {
+		t.Errorf("%q: error %v, want a length error of %d bytes in form %d", input, err, got, form)
+	}
 }
 
 func wantChar(t *testing.T, input string, err error, offset int) {
 	t.Helper()
 	var ce *charError
-	if !errors.As(err, &ce) || ce.offset != offset || ce.c != input[offset] {
-		t.Errorf("%q: error %v, want a bad byte at %d", input, err, offset)
+	r, size := utf8.DecodeRuneInString(input[offset:])
+	if !errors.As(err, &ce) || ce.offset != offset || ce.c != input[offset] || ce.r != r || ce.size != size {
+		t.Errorf("%q: error %v, want a bad character %q at %d", input, err, r, offset)
 	}
 }
 
@@ -47,11 +71,11 @@ func TestParseUUID(t *testing.T) {
 		"01a20ae5cd8bec483da786bbd79a5a50",
 		"01A20ae5CD8bec483DA786bbd79a5A50",
 	} {
-		got, err := ParseUUID(s, &testErrors)
+		got, err := ParseUUID(s, FormScan, &testErrors)
 		if err != nil || got != want {
 			t.Errorf("%s: %x, %v", s, got, err)
 		}
-		if got, err := ParseUUID([]byte(s), &testErrors); err != nil || got != want {
+		if got, err := ParseUUID([]byte(s), FormScanBytes, &testErrors); err != nil || got != want {
 			t.Errorf("%s as bytes: %x, %v", s, got, err)
 		}
 	}
@@ -70,16 +94,15 @@ func TestParseUUID(t *testing.T) {
 		{" 1a20ae5cd8bec483da786bbd79a5a50", 0},
 		{"0x1a20ae5cd8bec483da786bbd79a5a5", 1},
 	} {
-		_, err := ParseUUID(tc.s, &testErrors)
+		_, err := ParseUUID(tc.s, FormScan, &testErrors)
 		wantChar(t, tc.s, err, tc.offset)
 	}
 	for _, s := range []string{"", "01a20ae5-cd8b-ec48-3da7-86bbd79a5a5", "01a20ae5cd8bec483da786bbd79a5a500"} {
-		if _, err := ParseUUID(s, &testErrors); err != errLength {
-			t.Errorf("%q: %v, want the length error", s, err)
-		}
+		_, err := ParseUUID(s, FormScanBytes, &testErrors)
+		wantLength(t, s, err, len(s), FormScanBytes)
 	}
 	b := []byte("01a20ae5-cd8b-ec48-3da7-86bbd79a5a50")
-	if testing.AllocsPerRun(100, func() { _, _ = ParseUUID(b, &testErrors) }) != 0 {
+	if testing.AllocsPerRun(100, func() { _, _ = ParseUUID(b, FormScanBytes, &testErrors) }) != 0 {
 		t.Error("ParseUUID allocates")
 	}
 }
@@ -94,15 +117,15 @@ func TestParseDecimal(t *testing.T) {
 		{"18446744073709551615", math.MaxUint64, math.MaxUint64},
 		{"4738381338321616895", 4738381338321616895, 4738381338321616895},
 	} {
-		if got, err := ParseDecimal(tc.s, tc.max, &testErrors); err != nil || got != tc.want {
+		if got, err := ParseDecimal(tc.s, FormScan, tc.max, &testErrors); err != nil || got != tc.want {
 			t.Errorf("%q: %d, %v", tc.s, got, err)
 		}
-		if got, err := ParseDecimal([]byte(tc.s), tc.max, &testErrors); err != nil || got != tc.want {
+		if got, err := ParseDecimal([]byte(tc.s), FormScanBytes, tc.max, &testErrors); err != nil || got != tc.want {
 			t.Errorf("%q as bytes: %d, %v", tc.s, got, err)
 		}
 	}
 	for _, s := range []string{"11", "18446744073709551616", "99999999999999999999", "100000000000000000000000"} {
-		if _, err := ParseDecimal(s, 10, &testErrors); err != errRange {
+		if _, err := ParseDecimal(s, FormScan, 10, &testErrors); err != errRange {
 			t.Errorf("%q: %v, want the range error", s, err)
 		}
 	}
@@ -110,12 +133,11 @@ func TestParseDecimal(t *testing.T) {
 		s      string
 		offset int
 	}{{"-1", 0}, {"+1", 0}, {"1 ", 1}, {"1.5", 1}, {"1e3", 1}, {"99999999999999999999999x", 23}, {"١", 0}} {
-		_, err := ParseDecimal(tc.s, math.MaxUint64, &testErrors)
+		_, err := ParseDecimal(tc.s, FormScan, math.MaxUint64, &testErrors)
 		wantChar(t, tc.s, err, tc.offset)
 	}
-	if _, err := ParseDecimal("", 10, &testErrors); err != errLength {
-		t.Errorf("empty: %v", err)
-	}
+	_, err := ParseDecimal("", FormScanBytes, 10, &testErrors)
+	wantLength(t, "", err, 0, FormScanBytes)
 }
 
 func TestUnixMillis(t *testing.T) {

@@ -66,7 +66,7 @@ func DecodeJSON(data []byte, allowInt bool, max uint64, e *Errors) (text []byte,
 		// A JSON integer is digits only, and more than one only
 		// without a leading zero; ParseDecimal checks the digits.
 		if len(data) == 1 || data[0] != '0' {
-			if v, err := ParseDecimal(data, max, e); err == nil {
+			if v, err := ParseDecimal(data, FormText, max, e); err == nil {
 				return nil, v, JSONInt, nil
 			} else if err == e.Range {
 				return nil, 0, JSONInvalid, err

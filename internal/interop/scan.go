@@ -15,7 +15,7 @@ import (
 // UnmarshalBinary128 is the UnmarshalBinary method of a 128-bit ID type T:
 // it reads the 16 bytes, or the text form of textLen bytes, parsed by
 // parse, which some stores hand back for binary columns. Any other length
-// is e.Length. On error *id is left unchanged.
+// is a length error of [FormBinary]. On error *id is left unchanged.
 func UnmarshalBinary128[T ~[16]byte](id *T, data []byte, textLen int, parse func(string) (T, error), e *Errors) error {
 	switch len(data) {
 	case 16:
@@ -24,13 +24,14 @@ func UnmarshalBinary128[T ~[16]byte](id *T, data []byte, textLen int, parse func
 	case textLen:
 		return set(id, parse, bytesView(data))
 	}
-	return e.Length
+	return e.Length(len(data), FormBinary)
 }
 
 // UnmarshalBinary64 is the UnmarshalBinary method of a 64-bit ID type T
 // whose values run from 0 to max: it reads the 8 big-endian bytes (a
 // value above max is e.Range), or the text form of textLen bytes, parsed
-// by parse. Any other length is e.Length. On error *id is left unchanged.
+// by parse. Any other length is a length error of [FormBinary]. On error
+// *id is left unchanged.
 func UnmarshalBinary64[T ~int64 | ~uint64](id *T, data []byte, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
 	switch len(data) {
 	case 8:
@@ -43,7 +44,7 @@ func UnmarshalBinary64[T ~int64 | ~uint64](id *T, data []byte, max uint64, textL
 	case textLen:
 		return set(id, parse, bytesView(data))
 	}
-	return e.Length
+	return e.Length(len(data), FormBinary)
 }
 
 // set parses s into *id, which it leaves unchanged on error.
@@ -64,6 +65,7 @@ func set[T any](id *T, parse func(string) (T, error), s string) error {
 // retained.
 func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, error), e *Errors) error {
 	var s string
+	form := FormScan
 	switch src := src.(type) {
 	case string:
 		s = src
@@ -72,7 +74,7 @@ func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, er
 			*id = T(src)
 			return nil
 		}
-		s = bytesView(src)
+		s, form = bytesView(src), FormScanBytes
 	case nil:
 		return e.ScanNull
 	default:
@@ -81,7 +83,7 @@ func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, er
 	if len(s) == textLen {
 		return set(id, parse, s)
 	}
-	u, err := ParseUUID(s, e)
+	u, err := ParseUUID(s, form, e)
 	if err != nil {
 		return err
 	}
@@ -107,12 +109,12 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 	case uint64:
 		n = src
 	case string:
-		return scanText64(id, src, max, textLen, parse, e)
+		return scanText64(id, src, FormScan, max, textLen, parse, e)
 	case []byte:
 		if len(src) == 8 {
 			return UnmarshalBinary64(id, src, max, textLen, parse, e)
 		}
-		return scanText64(id, bytesView(src), max, textLen, parse, e)
+		return scanText64(id, bytesView(src), FormScanBytes, max, textLen, parse, e)
 	case nil:
 		return e.ScanNull
 	default:
@@ -126,11 +128,11 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 }
 
 // scanText64 is [Scan64] for text: the text form, or decimal text.
-func scanText64[T ~int64 | ~uint64](id *T, s string, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
+func scanText64[T ~int64 | ~uint64](id *T, s string, form Form, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
 	if len(s) == textLen {
 		return set(id, parse, s)
 	}
-	n, err := ParseDecimal(s, max, e)
+	n, err := ParseDecimal(s, form, max, e)
 	if err != nil {
 		return err
 	}

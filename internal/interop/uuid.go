@@ -27,18 +27,19 @@ const notHex = 0xff
 var hyphenated = [36]bool{8: true, 13: true, 18: true, 23: true}
 
 // ParseUUID parses the 36-character hyphenated form or the 32-digit hex
-// form into 16 bytes, big-endian as written. Any other length is e.Length;
-// a byte that is not a hexadecimal digit where one belongs, or not a
-// hyphen where one belongs, is e.Char with its offset (the first such
-// byte). It does not allocate.
-func ParseUUID[T text](s T, e *Errors) (u [16]byte, err error) {
+// form into 16 bytes, big-endian as written. Any other length is a length
+// error of form (the Scan that called it); a byte that is not a
+// hexadecimal digit where one belongs, or not a hyphen where one belongs,
+// is e.Char with its offset (the first such byte). It does not allocate on
+// success.
+func ParseUUID[T text](s T, form Form, e *Errors) (u [16]byte, err error) {
 	var hyphens bool
 	switch len(s) {
 	case 32:
 	case 36:
 		hyphens = true
 	default:
-		return u, e.Length
+		return u, e.Length(len(s), form)
 	}
 	var acc byte // bits set in any digit value, to catch notHex once
 	j := 0       // next input byte
@@ -68,8 +69,9 @@ func badUUID[T text](s T, hyphens bool, e *Errors) error {
 	for i := range len(s) {
 		wantHyphen := hyphens && hyphenated[i]
 		if wantHyphen != (s[i] == '-') || !wantHyphen && hexValues[s[i]] == notHex {
-			return e.Char(i, s[i])
+			c, r, size := CharAt(s, i)
+			return e.Char(i, c, r, size)
 		}
 	}
-	return e.Length // not reached: ParseUUID calls it only with a bad byte
+	return e.Range // not reached: ParseUUID calls it only with a bad byte
 }

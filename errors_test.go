@@ -1,0 +1,137 @@
+package scru128
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
+)
+
+// TestParseErrorsSayWhatAndWhere is the issue's report that a wrong length
+// did not say which, and a multi-byte character showed as its first byte.
+func TestParseErrorsSayWhatAndWhere(t *testing.T) {
+	idtest.CheckParseErrors(t, idtest.ParseErrors{
+		Pkg:   "scru128",
+		Valid: "0372hg16csmsm50l8dikcvukc",
+		Parsers: map[string]func(string) error{
+			"Parse":         func(s string) error { _, err := Parse(s); return err },
+			"ParseBytes":    func(s string) error { _, err := ParseBytes([]byte(s)); return err },
+			"UnmarshalText": func(s string) error { return new(ID).UnmarshalText([]byte(s)) },
+			"Validate":      Validate,
+		},
+		MustParse: func(s string) { MustParse(s) },
+		Length:    ErrInvalidLength,
+		Char:      ErrInvalidCharacter,
+		LengthOf: func(err error) (int, int, bool) {
+			var e *LengthError
+			if !errors.As(err, &e) {
+				return 0, 0, false
+			}
+			return e.Got, e.Want, true
+		},
+		CharOf: func(err error) (int, byte, rune, int, bool) {
+			var e *InvalidCharacterError
+			if !errors.As(err, &e) {
+				return 0, 0, 0, 0, false
+			}
+			return e.Offset, e.Char, e.Rune, e.Size, true
+		},
+	})
+}
+
+// TestLengthErrorsOfEveryForm checks the length errors of the methods that
+// take more than the text form: each says which lengths it takes.
+func TestLengthErrorsOfEveryForm(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		err       error
+		got, want int
+		text      string
+	}{
+		{"Scan(string)", new(ID).Scan("abc"), 3, 25, "scru128: invalid length 3, want 25 (text), 32 or 36 (UUID)"},
+		{"Scan([]byte)", new(ID).Scan([]byte("abc")), 3, 25, "scru128: invalid length 3, want 25 (text), 16 (binary), 32 or 36 (UUID)"},
+		{"Scan(empty)", new(ID).Scan(""), 0, 25, "scru128: invalid length 0, want 25 (text), 32 or 36 (UUID)"},
+		{"NullID.Scan", new(NullID).Scan([]byte("0123456789abcdef0")), 17, 25, "scru128: invalid length 17, want 25 (text), 16 (binary), 32 or 36 (UUID)"},
+		{"Binary.Scan", new(Binary).Scan("0372hg16csmsm50l8dikcvukc0"), 26, 25, "scru128: invalid length 26, want 25 (text), 32 or 36 (UUID)"},
+		{"UnmarshalBinary", new(ID).UnmarshalBinary([]byte{1, 2, 3}), 3, 16, "scru128: invalid length 3, want 16 (binary) or 25 (text)"},
+		{"UnmarshalJSON", new(ID).UnmarshalJSON([]byte(`"abc"`)), 3, 25, "scru128: invalid length 3, want 25"},
+		{"UnmarshalJSON(empty)", new(ID).UnmarshalJSON([]byte(`""`)), 0, 25, "scru128: invalid length 0, want 25"},
+		{"NullID.UnmarshalJSON", new(NullID).UnmarshalJSON([]byte(`"0372"`)), 4, 25, "scru128: invalid length 4, want 25"},
+	} {
+		var e *LengthError
+		if !errors.As(tc.err, &e) || e.Got != tc.got || e.Want != tc.want || !errors.Is(tc.err, ErrInvalidLength) || tc.err.Error() != tc.text {
+			t.Errorf("%s: %v; want %q", tc.name, tc.err, tc.text)
+		}
+	}
+	// A UUID form with a multi-byte character.
+	err := new(ID).Scan("01a20ae5-cd8b-ec48-3da7-86bbd79a5é")
+	if err == nil || err.Error() != "scru128: invalid length 35, want 25 (text), 32 or 36 (UUID)" {
+		t.Errorf("Scan(35 bytes): %v", err)
+	}
+	err = new(ID).Scan("01a20ae5-cd8b-ec48-3da7-86bbd79a5aé")
+	var ice *InvalidCharacterError
+	if !errors.As(err, &ice) || ice.Offset != 34 || ice.Rune != 'é' || ice.Size != 2 ||
+		err.Error() != "scru128: invalid character 'é' (U+00E9) at offset 34" {
+		t.Errorf("Scan(UUID with é): %v", err)
+	}
+}
+
+// TestFieldErrorsNameTheField is the issue's report that FromFields said
+// "value out of range" without saying which value.
+func TestFieldErrorsNameTheField(t *testing.T) {
+	for _, tc := range []struct {
+		err   error
+		field string
+		value uint64
+		max   uint64
+	}{
+		{second(FromFields(MaxTimestamp+1, 0, 0, 0)), "timestamp", MaxTimestamp + 1, MaxTimestamp},
+		{second(FromFields(1<<64-1, MaxCounter+1, MaxCounter+1, 0)), "timestamp", 1<<64 - 1, MaxTimestamp},
+		{second(FromFields(0, MaxCounter+1, MaxCounter+1, 0)), "counter_hi", MaxCounter + 1, MaxCounter},
+		{second(FromFields(0, 0, 1<<32-1, 0)), "counter_lo", 1<<32 - 1, MaxCounter},
+		{second(MinAt(MaxTimestamp + 1)), "timestamp", MaxTimestamp + 1, MaxTimestamp},
+		{second(MaxAt(1 << 50)), "timestamp", 1 << 50, MaxTimestamp},
+	} {
+		var e *FieldError
+		if !errors.As(tc.err, &e) || e.Field != tc.field || e.Value != tc.value || e.Max != tc.max || !errors.Is(tc.err, ErrOutOfRange) {
+			t.Errorf("%v: want a FieldError for %s = %d (max %d)", tc.err, tc.field, tc.value, tc.max)
+		}
+	}
+	_, err := FromFields(0, MaxCounter+1, 0, 0)
+	if want := "scru128: counter_hi 16777216 out of range (max 16777215)"; err == nil || err.Error() != want {
+		t.Errorf("FromFields(counter_hi 2^24): %v, want %q", err, want)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestValidateIsParseWithoutTheID checks that Validate returns exactly what
+// Parse returns, without allocating on success.
+func TestValidateIsParseWithoutTheID(t *testing.T) {
+	for _, s := range []string{
+		"0372hg16csmsm50l8dikcvukc", "0372HG16CSMSM50L8DIKCVUKC", "f5lxx1zz5pnorynqglhzmsp33",
+		"", "0372", "f5lxx1zz5pnorynqglhzmsp34", "0372hg16cs_sm50l8dikcvukc", "0372hg16csmsm50l8dikcvué",
+		strings.Repeat("z", 25),
+	} {
+		_, want := Parse(s)
+		if got := Validate(s); !reflect.DeepEqual(got, want) {
+			t.Errorf("Validate(%q) = %v, Parse says %v", s, got, want)
+		}
+	}
+	idtest.SkipIfInstrumented(t)
+	if n := testing.AllocsPerRun(1000, func() { _ = Validate("0372hg16csmsm50l8dikcvukc") }); n != 0 {
+		t.Errorf("Validate allocates %v times", n)
+	}
+}
+
+// TestNilIsTheZeroID pins Nil, the name google/uuid users look for.
+func TestNilIsTheZeroID(t *testing.T) {
+	if Nil != (ID{}) || !Nil.IsZero() || Nil.String() != "0000000000000000000000000" || MustParse("0000000000000000000000000") != Nil {
+		t.Fatalf("Nil = %s", Nil)
+	}
+	if Nil.Compare(MustParse("0000000000000000000000001")) >= 0 || Nil.Compare(Max) >= 0 {
+		t.Fatal("Nil does not sort first")
+	}
+}
