@@ -25,7 +25,7 @@ func TestREADMEAndUsage(t *testing.T) {
 	for _, cmd := range commands {
 		cmd.flags().VisitAll(func(f *flag.Flag) { defined[f.Name] = true })
 	}
-	for _, word := range strings.FieldsFunc(guide, func(r rune) bool { return strings.ContainsRune(" \n\t`(),;|[]", r) }) {
+	for _, word := range strings.FieldsFunc(guide, func(r rune) bool { return strings.ContainsRune(" \n\t`'(),;|[]", r) }) {
 		if name, ok := strings.CutPrefix(word, "-"); ok && name != "" && name[0] >= 'a' && name[0] <= 'z' {
 			name, _, _ = strings.Cut(name, "=")
 			if !defined[name] && name != "h" && name != "help" {
