@@ -21,8 +21,8 @@
 // never picks one of two formats for an ID valid in both (ULID and the
 // legacy form share 26 characters): it reports the ID on stderr with each
 // reading instead, and -format chooses. It warns on stderr when the bytes
-// of a UUID or hex input read as an ID from far in the future, as a random
-// UUID's do.
+// of a UUID or hex input read as an ID dated more than a year ahead, as a
+// random UUID's nearly always do.
 //
 // gen -state keeps its file ahead of every ID printed, so that a rerun
 // after SIGKILL repeats none. gen ends within a second of SIGINT or
@@ -191,6 +191,10 @@ func run(args []string, e *env) int {
 	}
 	if isIDLength(len(trimSpace([]byte(args[0])))) {
 		return runInspect(args, e)
+	}
+	if len(args[0]) > 1 && args[0][0] == '-' {
+		return usageFailure(e, "", fmt.Sprintf("unknown flag %q: flags follow a command or the IDs to inspect, "+
+			"as in scru128 gen -n 5 or scru128 ID -format ulid", args[0]))
 	}
 	return usageFailure(e, "", fmt.Sprintf("unknown command %q (want %s, or IDs to inspect: %s)",
 		args[0], commandNames(), idLengths()))

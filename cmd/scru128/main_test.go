@@ -118,6 +118,7 @@ func TestUsageErrorsGiveTheReasonOnStderr(t *testing.T) {
 		{[]string{"version", "now"}, `unexpected argument "now"`},
 		{[]string{"help", "nope"}, `scru128 help: unknown command "nope"`},
 		{[]string{"frobnicate"}, `scru128: unknown command "frobnicate"`},
+		{[]string{"-format", "ulid"}, `scru128: unknown flag "-format": flags follow a command or the IDs to inspect`},
 	} {
 		out, errOut, status := runCLI(t, "", tc.args...)
 		if status != 2 || out != "" || !strings.Contains(errOut, tc.want) {
