@@ -47,9 +47,9 @@ Flags:
                under one prefix (default 8)
 
 ` + formatTable() + `
-Output is flushed at least every 100 ms and whenever minting has to wait. A
-closed stdout ends gen quietly. SIGINT or SIGTERM ends it after the last
-whole line, within a second, with exit status 130 or 143.
+Output is flushed at least every 100 ms while IDs are made, and before gen
+waits for the clock. A closed stdout ends gen quietly. SIGINT or SIGTERM ends
+it after the last whole line, within a second, with exit status 130 or 143.
 
 Node IDs: a node ID may be used again only after the 256-ms tick of its last
 ID, or by continuing after that ID. So gen under a node from -node ends by
