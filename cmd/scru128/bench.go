@@ -15,15 +15,9 @@ import (
 	"time"
 
 	"github.com/klauspost/cpuid/v2"
-
-	"github.com/fastid/scru128"
-	"github.com/fastid/scru128/legacy"
-	"github.com/fastid/scru128/scru64"
-	"github.com/fastid/scru128/ulid"
-	"github.com/fastid/scru128/ulidflake"
 )
 
-const benchUsage = `Usage: scru128 bench [flags]
+var benchUsage = `Usage: scru128 bench [flags]
 
 Measure this module on this machine: minting (on one goroutine, and on all
 cores at once), encoding (AppendText) and parsing (Parse) for each format, and
@@ -33,12 +27,13 @@ stderr. The default takes about 10 seconds.
 Flags:
   -benchtime D  time per case, as a duration (200ms, the default) or a count
                 of iterations (1000x)
-  -format F     measure only format F: scru128, scru64, ulid, ulidflake or
-                legacy, in any case
+  -format F     measure only format F, one of those below, in any case
   -json         print the results as one JSON object instead of a table
 
-The figures vary with what else the machine is doing; for a comparison with
-other ID libraries, see the bench module of the repository.
+` + formatTable() + `
+Each operation is called through a function value, so every figure includes
+one indirect call. The figures vary with what else the machine is doing; for
+a comparison with other ID libraries, see the bench module of the repository.
 `
 
 const defaultBenchtime = "200ms"
@@ -286,213 +281,52 @@ func (p *progress) done() {
 	}
 }
 
-// benchCases lists the cases: for each format, minting from its ordered
-// generator on one goroutine and on all, encoding and parsing; for SCRU128
-// and ULID also their unordered per-P minting. Each loop calls the package directly, not through a
-// function value, so that the figures hold no indirect call. A call that
-// fails, or a parse that returns another ID, is counted.
+// benchMint is a way bench mints IDs of a format.
+type benchMint struct {
+	name string // what it calls, such as "Generator.Generate"
+	// newOp returns a new operation that mints one ID; it must be safe for
+	// concurrent use.
+	newOp func() func() error
+}
+
+// benchCases lists the cases: for each format, each of its ways to mint on
+// one goroutine and on all, then encoding and parsing its sample ID. A call
+// that fails, or a parse that returns another ID, is counted.
 func benchCases() []benchCase {
-	// SCRU64 node ID size 1 leaves a 23-bit counter, 8 million IDs per
-	// 256-ms tick, so the stream does not run ahead of the clock.
-	scru64Spec, _ := scru64.NewNodeSpecWithNodeID(0, 1)
-	const (
-		text128    = "0372hg16csmsm50l8dikcvukc"
-		text64     = "0u375nxqh5cq"
-		textULID   = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
-		textFlake  = "00CMXB6TAK4SA"
-		textLegacy = "0LQKPL5UFSUA7KQRAR5KB7MO1I"
-	)
-	id128, id64, idULID := scru128.MustParse(text128), scru64.MustParse(text64), ulid.MustParse(textULID)
-	idFlake, idLegacy := ulidflake.MustParse(textFlake), legacy.MustParse(textLegacy)
-	count := func(errs *atomic.Int64, err error) {
-		if err != nil {
-			errs.Add(1)
+	var cases []benchCase
+	for _, f := range formats {
+		for _, m := range f.mints {
+			for _, parallel := range []bool{false, true} {
+				cases = append(cases, benchCase{f.name, "mint " + m.name, parallel, measure(m.newOp, parallel)})
+			}
 		}
+		cases = append(cases,
+			benchCase{f.name, "encode AppendText", false, measure(func() func() error { return f.id.encodeOp(f.sample) }, false)},
+			benchCase{f.name, "parse Parse", false, measure(func() func() error { return f.id.parseOp(f.sample) }, false)},
+		)
 	}
-	return []benchCase{
-		{"scru128", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
-			g := scru128.NewGenerator()
-			for b.Loop() {
-				_, err := g.Generate()
-				count(errs, err)
-			}
-		}},
-		{"scru128", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
-			g := scru128.NewGenerator()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, err := g.Generate()
-					count(errs, err)
-				}
-			})
-		}},
-		{"scru128", "mint Pool.Generate", false, func(b *testing.B, _ *atomic.Int64) {
-			p := scru128.NewPool()
-			for b.Loop() {
-				p.Generate()
-			}
-		}},
-		{"scru128", "mint Pool.Generate", true, func(b *testing.B, _ *atomic.Int64) {
-			p := scru128.NewPool()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					p.Generate()
-				}
-			})
-		}},
-		{"scru128", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-			buf := make([]byte, 0, 64)
-			for b.Loop() {
-				buf, _ = id128.AppendText(buf[:0])
-			}
-		}},
-		{"scru128", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
-			for b.Loop() {
-				if id, err := scru128.Parse(text128); err != nil || id != id128 {
-					errs.Add(1)
-				}
-			}
-		}},
+	return cases
+}
 
-		{"scru64", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
-			g := scru64.NewGenerator(scru64Spec)
+// measure returns a benchmark of the operations newOp makes, on one
+// goroutine or on GOMAXPROCS of them; errs counts the calls that failed.
+func measure(newOp func() func() error, parallel bool) func(b *testing.B, errs *atomic.Int64) {
+	return func(b *testing.B, errs *atomic.Int64) {
+		op := newOp()
+		if !parallel {
 			for b.Loop() {
-				_, err := g.Generate()
-				count(errs, err)
-			}
-		}},
-		{"scru64", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
-			g := scru64.NewGenerator(scru64Spec)
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, err := g.Generate()
-					count(errs, err)
-				}
-			})
-		}},
-		{"scru64", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-			buf := make([]byte, 0, 64)
-			for b.Loop() {
-				buf, _ = id64.AppendText(buf[:0])
-			}
-		}},
-		{"scru64", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
-			for b.Loop() {
-				if id, err := scru64.Parse(text64); err != nil || id != id64 {
+				if op() != nil {
 					errs.Add(1)
 				}
 			}
-		}},
-
-		{"ulid", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
-			g := ulid.NewGenerator()
-			for b.Loop() {
-				_, err := g.Generate()
-				count(errs, err)
-			}
-		}},
-		{"ulid", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
-			g := ulid.NewGenerator()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, err := g.Generate()
-					count(errs, err)
-				}
-			})
-		}},
-		{"ulid", "mint NewUnordered", false, func(b *testing.B, _ *atomic.Int64) {
-			for b.Loop() {
-				ulid.NewUnordered()
-			}
-		}},
-		{"ulid", "mint NewUnordered", true, func(b *testing.B, _ *atomic.Int64) {
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					ulid.NewUnordered()
-				}
-			})
-		}},
-		{"ulid", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-			buf := make([]byte, 0, 64)
-			for b.Loop() {
-				buf, _ = idULID.AppendText(buf[:0])
-			}
-		}},
-		{"ulid", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
-			for b.Loop() {
-				if id, err := ulid.Parse(textULID); err != nil || id != idULID {
+			return
+		}
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if op() != nil {
 					errs.Add(1)
 				}
 			}
-		}},
-
-		// Ulid-Flake: a few thousand IDs fit in a millisecond, so minting
-		// waits for the next one; GenerateOrWait measures the rate that
-		// allows.
-		{"ulidflake", "mint Generator.GenerateOrWait", false, func(b *testing.B, errs *atomic.Int64) {
-			g, err := ulidflake.NewGenerator()
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				_, err := g.GenerateOrWait()
-				count(errs, err)
-			}
-		}},
-		{"ulidflake", "mint Generator.GenerateOrWait", true, func(b *testing.B, errs *atomic.Int64) {
-			g, err := ulidflake.NewGenerator()
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, err := g.GenerateOrWait()
-					count(errs, err)
-				}
-			})
-		}},
-		{"ulidflake", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-			buf := make([]byte, 0, 64)
-			for b.Loop() {
-				buf, _ = idFlake.AppendText(buf[:0])
-			}
-		}},
-		{"ulidflake", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
-			for b.Loop() {
-				if id, err := ulidflake.Parse(textFlake); err != nil || id != idFlake {
-					errs.Add(1)
-				}
-			}
-		}},
-
-		{"legacy", "mint Generator.Generate", false, func(b *testing.B, errs *atomic.Int64) {
-			g := legacy.NewGenerator()
-			for b.Loop() {
-				_, err := g.Generate()
-				count(errs, err)
-			}
-		}},
-		{"legacy", "mint Generator.Generate", true, func(b *testing.B, errs *atomic.Int64) {
-			g := legacy.NewGenerator()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, err := g.Generate()
-					count(errs, err)
-				}
-			})
-		}},
-		{"legacy", "encode AppendText", false, func(b *testing.B, _ *atomic.Int64) {
-			buf := make([]byte, 0, 64)
-			for b.Loop() {
-				buf, _ = idLegacy.AppendText(buf[:0])
-			}
-		}},
-		{"legacy", "parse Parse", false, func(b *testing.B, errs *atomic.Int64) {
-			for b.Loop() {
-				if id, err := legacy.Parse(textLegacy); err != nil || id != idLegacy {
-					errs.Add(1)
-				}
-			}
-		}},
+		})
 	}
 }

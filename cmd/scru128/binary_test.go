@@ -9,9 +9,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -83,7 +87,7 @@ func TestBinaryExitStatuses(t *testing.T) {
 		{[]string{"-h"}, 0, true, false},
 		{[]string{"gen", "-h"}, 0, true, false},
 		{[]string{"gen"}, 0, true, false},
-		{[]string{}, 2, false, true},
+		{[]string{}, 0, true, false}, // one new ID, as uuidgen prints one
 		{[]string{"gen", "-n", "-1"}, 2, false, true},
 		{[]string{"gen", "-n", "3", "extra"}, 2, false, true},
 		{[]string{"inspect", "0372hg16csmsm50l8dikcvukc"}, 0, true, false},
@@ -277,6 +281,29 @@ func TestBinaryInterrupt(t *testing.T) {
 	}
 }
 
+// TestBinaryInterruptCutsTheTickWaitShort: gen -node without -state waits
+// until its last ID's tick is over before it exits; a 2-bit counter runs
+// the IDs some 10 s ahead of the clock, and SIGINT must still end gen
+// within a second, with a warning that a plain rerun may repeat IDs.
+func TestBinaryInterruptCutsTheTickWaitShort(t *testing.T) {
+	cmd := exec.Command(builtBinary(t), "gen", "-format", "scru64", "-node", "0x3fffff/22", "-stream")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	sent := time.Now()
+	waitFor(t, cmd, 15*time.Second)
+	took := time.Since(sent)
+	t.Logf("exit status %d after %v", cmd.ProcessState.ExitCode(), took.Round(time.Millisecond))
+	if cmd.ProcessState.ExitCode() != 130 || took > time.Second ||
+		!strings.Contains(errOut.String(), "pass -node ") || !strings.Contains(errOut.String(), "interrupted inside the last ID's tick") {
+		t.Errorf("status %d after %v, stderr %q", cmd.ProcessState.ExitCode(), took, errOut.String())
+	}
+}
+
 // TestBinaryInterruptEndsOtherCommands: only gen catches SIGINT; inspect
 // waiting for stdin ends on it as any program does.
 func TestBinaryInterruptEndsOtherCommands(t *testing.T) {
@@ -324,4 +351,149 @@ func TestBinaryVersion(t *testing.T) {
 	if err != nil || !strings.Contains(string(got), "revision: unknown (built by go run") {
 		t.Errorf("go run . version: %v\n%s", err, got)
 	}
+}
+
+// TestBinarySCRU64StateSurvivesSIGKILL: gen -state killed with SIGKILL in
+// the middle of a stream and rerun at once must not repeat an ID: the
+// state file has to cover every ID printed before the kill, not only those
+// of a clean exit. The 12-bit counter makes the stream run ticks ahead of
+// the clock, so a rerun that started from the clock would land among them.
+func TestBinarySCRU64StateSurvivesSIGKILL(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "node")
+	cmd := exec.Command(builtBinary(t), "gen", "-format", "scru64", "-node", "42/12", "-state", state, "-stream")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	var first []string
+	for len(first) < 3000 {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("after %d lines: %v", len(first), err)
+		}
+		first = append(first, strings.TrimSuffix(line, "\n"))
+	}
+	cmd.Process.Kill()
+	// What was written before the kill is still in the pipe; a line cut
+	// by the kill has no newline and was not printed whole.
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			break
+		}
+		first = append(first, strings.TrimSuffix(line, "\n"))
+	}
+	cmd.Wait()
+
+	out, errOut, status := runBinary(t, "", "gen", "-format", "scru64", "-node", "42/12", "-state", state, "-n", "3000")
+	second := strings.Fields(out)
+	if status != 0 || len(second) != 3000 {
+		t.Fatalf("the rerun: status %d, %d IDs, stderr %q", status, len(second), errOut)
+	}
+	seen := make(map[string]bool, len(first)+len(second))
+	maxFirst := ""
+	for _, id := range first {
+		if _, err := scru64.Parse(id); err != nil || seen[id] {
+			t.Fatalf("the killed run printed %q twice or invalid (%v)", id, err)
+		}
+		seen[id] = true
+		maxFirst = max(maxFirst, id)
+	}
+	repeats := 0
+	for _, id := range second {
+		if seen[id] {
+			repeats++
+		}
+	}
+	if repeats > 0 || second[0] <= maxFirst {
+		t.Fatalf("the rerun repeats %d of %d IDs; it starts at %s, the killed run printed up to %s", repeats, len(second), second[0], maxFirst)
+	}
+}
+
+// TestBinaryEveryDocumentedExitStatus holds the exit statuses scru128 help
+// lists to what the binary does: each is the status of the runs below,
+// and every status those runs give is listed.
+func TestBinaryEveryDocumentedExitStatus(t *testing.T) {
+	_, section, ok := strings.Cut(topUsage, "\nExit status:\n")
+	if !ok {
+		t.Fatal("the usage has no exit status section")
+	}
+	var documented []int
+	for _, m := range regexp.MustCompile(`(?m)^  (\d+) `).FindAllStringSubmatch(section, -1) {
+		status, _ := strconv.Atoi(m[1])
+		documented = append(documented, status)
+	}
+	runs := map[int][]struct {
+		name string
+		run  func(t *testing.T) int
+	}{
+		0: {{"gen -n 5 prints five IDs", func(t *testing.T) int {
+			out, _, status := runBinary(t, "", "gen", "-n", "5")
+			if len(strings.Fields(out)) != 5 {
+				t.Errorf("gen -n 5 printed %q", out)
+			}
+			return status
+		}}},
+		1: {
+			{"an invalid ID", func(t *testing.T) int {
+				_, _, status := runBinary(t, "", "inspect", "zzzzzzzzzzzzzzzzzzzzzzzzz")
+				return status
+			}},
+			{"an ID valid in two formats", func(t *testing.T) int { _, _, status := runBinary(t, "", bothULIDAndLegacy); return status }},
+			{"an unwritable state file", func(t *testing.T) int {
+				_, _, status := runBinary(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(t.TempDir(), "missing", "node"))
+				return status
+			}},
+			{"an unreachable etcd", func(t *testing.T) int {
+				_, _, status := runBinary(t, "", "gen", "-format", "scru64", "-etcd", "http://127.0.0.1:1")
+				return status
+			}},
+		},
+		2: {
+			{"a bad flag value", func(t *testing.T) int { _, _, status := runBinary(t, "", "gen", "-n", "-1"); return status }},
+			{"an unknown command", func(t *testing.T) int { _, _, status := runBinary(t, "", "frobnicate"); return status }},
+		},
+		130: {{"SIGINT", func(t *testing.T) int { return signalledGen(t, syscall.SIGINT) }}},
+		143: {{"SIGTERM", func(t *testing.T) int { return signalledGen(t, syscall.SIGTERM) }}},
+	}
+	for status, cases := range runs {
+		if !slices.Contains(documented, status) {
+			t.Errorf("status %d happens (%s) but scru128 help does not list it", status, cases[0].name)
+		}
+		for _, c := range cases {
+			if got := c.run(t); got != status {
+				t.Errorf("%s: status %d, want %d", c.name, got, status)
+			}
+		}
+	}
+	for _, status := range documented {
+		if _, ok := runs[status]; !ok {
+			t.Errorf("scru128 help lists status %d, which no run here gives", status)
+		}
+	}
+}
+
+// signalledGen runs gen -stream, sends it sig once it prints, and returns
+// its exit status.
+func signalledGen(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), "gen", "-stream")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	if _, err := r.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(sig)
+	go r.WriteTo(io.Discard) // drain, so that gen is not held up writing
+	waitFor(t, cmd, 5*time.Second)
+	return cmd.ProcessState.ExitCode()
 }

@@ -8,32 +8,38 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-const inspectUsage = `Usage: scru128 inspect [flags] [ID ...]
+var inspectUsage = `Usage: scru128 inspect [flags] [ID ...]
 
 Print the fields of each ID as a JSON object, one per line. Without IDs, read
 them from stdin, one per line; lines may be of any length, spaces, tabs and
-carriage returns around an ID are ignored, and empty lines are skipped.
+carriage returns around an ID are ignored, and empty lines are skipped. Given
+IDs in place of a command, scru128 inspects them as this command does.
 
-The format is chosen by each ID's length: 25 characters scru128, 12 scru64,
-13 ulidflake, 26 ulid (or legacy if it is not a valid ULID). A UUID
-(8-4-4-4-12) or 32 hex digits, in either case, is read as the 16 bytes of a
-scru128 ID, or of the 128-bit format -format names.
+The format is chosen by each ID's length (see the formats below), or by
+-format. An ID valid in two formats of its length is printed as neither: it
+is reported on stderr with each reading, and -format chooses. A UUID
+(8-4-4-4-12) or 32 hex digits, in either case, is read as the 16 bytes of an
+ID of the default format, or of the 128-bit format -format names; if that
+reading dates from more than a year ahead, a warning on stderr says the input
+may be another kind of ID, such as a random (version 4) UUID.
 
 Flags:
-  -format F   read every ID as format F: scru128, scru64, ulid, ulidflake or
-              legacy, in any case
+  -format F   read every ID as format F, in any case
   -local      print times in the local time zone instead of UTC
 
+` + formatTable() + `
 Fields: format, text, timestamp (in the format's own unit), time (RFC 3339),
 the format's other fields, hex, uuid (128-bit formats) and unixMs (the time as
 Unix milliseconds).
 
-An invalid ID is reported on stderr, with its line number when read from
-stdin; the other IDs are still printed, and the exit status is 1.
+An input that is not one valid ID is reported on stderr, with its line
+number when read from stdin; the other IDs are still printed, and the exit
+status is 1.
 `
 
 func newInspectFlags() (fs *flag.FlagSet, name *string, local *bool) {
@@ -53,7 +59,7 @@ func runInspect(args []string, e *env) int {
 		if !ok {
 			return usageFailure(e, "inspect", unknownFormat(*name))
 		}
-		ins.forced = &f
+		ins.forced = f
 	}
 	if *local {
 		ins.loc = time.Local
@@ -76,7 +82,7 @@ func runInspect(args []string, e *env) int {
 type inspector struct {
 	e       *env
 	out     *bufio.Writer
-	forced  *format
+	forced  *format // -format, or nil
 	loc     *time.Location
 	invalid bool  // some input was not an ID
 	failed  error // reading stdin or writing stdout failed; stop
@@ -86,12 +92,17 @@ type inspector struct {
 // long if n > len(text) (a line cut short), read from line number line
 // (or 0 for an argument). It reports whether to go on.
 func (ins *inspector) inspect(text []byte, n, line int) bool {
-	var out []byte
+	where := ""
+	if line > 0 {
+		where = fmt.Sprintf("line %d: ", line)
+	}
+	var d description
+	var hint string
 	var err error
 	if n > len(text) {
-		err = errNoFormat(n)
+		err = errNoFormat(n) // longer than any ID
 	} else {
-		out, err = describe(string(text), ins.forced, ins.loc)
+		d, hint, err = read(string(text), ins.forced, ins.loc, time.Now())
 	}
 	if err != nil {
 		ins.invalid = true
@@ -99,16 +110,22 @@ func (ins *inspector) inspect(text []byte, n, line int) bool {
 		if !ins.flush() {
 			return false
 		}
-		where := ""
-		if line > 0 {
-			where = fmt.Sprintf("line %d: ", line)
-		}
 		warn(ins.e, fmt.Sprintf("%s%s: %v", where, quoteInput(text, n), err))
 		return true
 	}
-	if _, err := ins.out.Write(out); err != nil {
+	out, err := d.appendJSON(ins.out.AvailableBuffer(), ins.loc)
+	if err == nil {
+		_, err = ins.out.Write(out)
+	}
+	if err != nil {
 		ins.failed = err
 		return false
+	}
+	if hint != "" {
+		if !ins.flush() {
+			return false
+		}
+		warn(ins.e, fmt.Sprintf("warning: %s%s: %s", where, quoteInput(text, n), hint))
 	}
 	return true
 }
@@ -169,45 +186,117 @@ func (ins *inspector) finish() int {
 
 var errReading = errors.New("reading stdin")
 
-// describe returns the JSON line inspect prints for input, in the first of
-// the candidate formats (the one forced, or those of its length) that
-// parses it; the error is the first format's.
-func describe(input string, forced *format, loc *time.Location) ([]byte, error) {
-	candidates := detect(input)
-	if forced != nil {
-		candidates = []format{*forced}
-	}
-	var raw *[16]byte
-	if len(input) == 36 || len(input) == 32 {
-		id, err := parseUUIDOrHex(input)
+// read returns inspect's reading of input: as the format forced, or as
+// the formats of its length, or, for a UUID or hex input, as the bytes of
+// an ID of the forced or default 128-bit format. hint is a warning about a
+// reading that may be wrong. Its errors are an *invalidIDError, an
+// *ambiguousError, or a UUID's or a length's error.
+func read(input string, forced *format, loc *time.Location, now time.Time) (d description, hint string, err error) {
+	if len(input) == uuidLens[0] || len(input) == uuidLens[1] {
+		raw, err := parseUUID(input)
 		if err != nil {
-			return nil, err
+			return d, "", err
 		}
-		raw = &id
-		if forced == nil {
-			candidates = []format{scru128Format}
+		f := forced
+		if f == nil {
+			f = defaultFormat128()
 		}
-	} else if forced != nil && len(input) != forced.textLen {
-		return nil, fmt.Errorf("a %s ID has %d characters, not %d", forced.name, forced.textLen, len(input))
+		if d, err = f.id.readBytes(raw); err != nil {
+			return d, "", &invalidIDError{f, err}
+		}
+		d.format = f.name
+		return d, foreignHint(raw, d, f, loc, now), nil
+	}
+	candidates := formatsOfLength(len(input))
+	if forced != nil {
+		if len(input) != forced.textLen {
+			return d, "", fmt.Errorf("a %s ID has %d characters, not %d", forced.name, forced.textLen, len(input))
+		}
+		candidates = []*format{forced}
 	}
 	if len(candidates) == 0 {
-		return nil, errNoFormat(len(input))
+		return d, "", errNoFormat(len(input))
 	}
-	var firstErr error
+	var readings []description
 	for _, f := range candidates {
-		v, err := f.describe(input, raw, loc)
-		if err == nil {
-			return marshalLine(v)
+		r, perr := f.id.read(input)
+		if perr != nil {
+			if err == nil {
+				err = &invalidIDError{f, perr}
+			}
+			continue
 		}
-		if firstErr == nil {
-			firstErr = fmt.Errorf("not a valid %s ID: %s", f.name, reason(err))
-		}
+		r.format = f.name
+		readings = append(readings, r)
 	}
-	return nil, firstErr
+	switch len(readings) {
+	case 0:
+		return d, "", err
+	case 1:
+		return readings[0], "", nil
+	}
+	return d, "", &ambiguousError{readings, loc}
+}
+
+// invalidIDError is an input its format rejects.
+type invalidIDError struct {
+	format *format
+	err    error
+}
+
+func (e *invalidIDError) Error() string {
+	return "not a valid " + e.format.name + " ID: " + reason(e.err)
+}
+
+func (e *invalidIDError) Unwrap() error { return e.err }
+
+// ambiguousError is an input valid in more than one format: inspect picks
+// none.
+type ambiguousError struct {
+	readings []description
+	loc      *time.Location
+}
+
+func (e *ambiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "valid in %d formats, so read as none:", len(e.readings))
+	names := make([]string, len(e.readings))
+	for i, r := range e.readings {
+		sep := ";"
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s as %s, %s", sep, r.format, formatTime(r.time, e.loc))
+		names[i] = "-format " + r.format
+	}
+	fmt.Fprintf(&b, " (%s chooses)", joinList(names, "or"))
+	return b.String()
+}
+
+// foreignHint returns a warning if the bytes of a UUID or hex input, read
+// as format f, give a time more than a year from now: the input is then
+// more likely another kind of ID than one f's generators minted, and a
+// UUID of RFC 9562's variant says which version it is. Random UUIDs
+// (version 4) fall there almost always: the 48 bits read as a time span
+// 8,900 years. "" if the reading is plausible.
+func foreignHint(raw [16]byte, d description, f *format, loc *time.Location, now time.Time) string {
+	if !d.time.After(now.AddDate(1, 0, 0)) {
+		return ""
+	}
+	msg := fmt.Sprintf("read as a %s ID it dates from %s, more than a year from now", f.name, formatTime(d.time, loc))
+	version, variant := raw[6]>>4, raw[8]>>6
+	if variant == 0b10 && version >= 1 && version <= 8 {
+		what := ""
+		if version == 4 {
+			what = " (random)"
+		}
+		return fmt.Sprintf("%s: it may be a version %d UUID%s instead, as its version and variant bits say", msg, version, what)
+	}
+	return msg + ": it may be another kind of ID"
 }
 
 func errNoFormat(n int) error {
-	return fmt.Errorf("no ID format has this length (%d bytes; want 12, 13, 25 or 26, or 32 or 36 for hex and UUIDs)", n)
+	return fmt.Errorf("no ID format has this length (%d bytes; want %s)", n, idLengths())
 }
 
 // displayMax is how much of an input an error message shows.

@@ -8,14 +8,31 @@
 //
 // Its commands:
 //
-//	scru128 gen      print new IDs, one per line, or convert them to UUIDs or hex
+//	scru128          print one new SCRU128 ID (scru128 gen)
+//	scru128 ID ...   print the fields of IDs as JSON (scru128 inspect ID ...)
+//	scru128 gen      print new IDs, one per line, or their UUID or hex forms
 //	scru128 inspect  print the fields of IDs, UUIDs or hex as JSON
 //	scru128 bench    measure minting, encoding and parsing on this machine
-//	scru128 version  print the version and how the binary was built
+//	scru128 version  print the version and how the binary was built (also -V)
 //
-// scru128 help, and scru128 help <command>, describe every flag. The exit
-// status is 0 on success, 1 when something failed (an invalid ID, output that
-// could not be written) and 2 for a usage error.
+// scru128 help, and scru128 help <command>, describe every flag.
+//
+// inspect reads an ID by its length, or as the format -format names. It
+// never picks one of two formats for an ID valid in both (ULID and the
+// legacy form share 26 characters): it reports the ID on stderr with each
+// reading instead, and -format chooses. It warns on stderr when the bytes
+// of a UUID or hex input read as an ID dated more than a year ahead, as a
+// random UUID's nearly always do.
+//
+// gen -state keeps its file ahead of every ID printed, so that a rerun
+// after SIGKILL repeats none. gen ends within a second of SIGINT or
+// SIGTERM, whatever it is waiting for.
+//
+// The exit status is 0 on success; 1 when something failed, which stderr
+// reports (an input that is not one valid ID, or is valid in two formats;
+// output, a state file or etcd that could not be written or reached; a lost
+// etcd lease); 2 for a usage error; and 128 plus the signal number (130,
+// 143) when SIGINT or SIGTERM ended gen.
 package main
 
 import (
@@ -25,14 +42,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 )
 
-const topUsage = `scru128 mints and inspects time-ordered IDs: SCRU128 by default, and SCRU64,
-ULID, Ulid-Flake and the legacy SCRU128 form.
+var topUsage = `scru128 mints and inspects time-ordered IDs in the formats listed below.
 
 Usage:
+  scru128
+      print one new ID of the default format (as scru128 gen does)
+  scru128 ID ...
+      print the fields of each ID as JSON (as scru128 inspect ID ... does)
   scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
               [-node SPEC] [-state FILE] [-etcd URLS [-etcd-prefix P]
               [-etcd-size N]]
@@ -41,17 +62,24 @@ Usage:
       print the fields of each ID (or of each line of stdin) as JSON
   scru128 bench [-benchtime D] [-format F] [-json]
       measure minting, encoding and parsing on this machine
-  scru128 version
+  scru128 version, or scru128 -V
       print the version and how this binary was built
   scru128 help [command]
       print this text, or a command's flags
 
-Formats (-format, in any case): scru128 (the default), scru64, ulid,
-ulidflake, legacy. Flags may come before or after other arguments; "--" ends
-the flags.
+` + formatTable() + `
+Flags may come before or after other arguments; "--" ends the flags.
 
-Exit status: 0 on success, 1 when something failed (an invalid ID, output
-that could not be written), 2 for a usage error.
+Exit status:
+  0    success
+  1    failure, reported on stderr: an input that is not one valid ID, or is
+       valid in two formats (inspect); output, a state file or etcd that
+       could not be written or reached; a lost etcd lease (gen)
+  2    usage error: an unknown command, flag or format, or a bad flag value
+  130  SIGINT ended gen, after its last whole line
+  143  SIGTERM ended gen, likewise
+       (128 plus the signal number; the other commands end at once on these
+       signals, which a shell reports with the same statuses)
 `
 
 func main() {
@@ -74,9 +102,9 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	// notify makes SIGINT and SIGTERM arrive on c instead of ending the
-	// process. gen asks for it, to finish its output and, for SCRU64, save
-	// or print where to continue; the other commands end as usual. Tests
-	// send on c themselves, or leave notify nil.
+	// process. gen asks for it, to finish its output and save or print
+	// where to continue; the other commands end as usual. Tests send on c
+	// themselves, or leave notify nil.
 	notify func(c chan<- os.Signal)
 }
 
@@ -90,57 +118,90 @@ func (e *env) interrupts() <-chan os.Signal {
 	return c
 }
 
-// Exit statuses.
+// Exit statuses; a signal that ends gen gives 128 plus its number.
 const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
 )
 
-// command is one subcommand: its usage text, what it runs, and a new set
-// of its flags (for tests that hold the usage texts to them).
+// command is one subcommand: its name, its usage text, what it runs, and a
+// new set of its flags (for tests that hold the usage texts to them).
 type command struct {
+	name  string
 	usage string
 	run   func(args []string, e *env) int
 	flags func() *flag.FlagSet
 }
 
-// commands is filled in init, because help refers back to it.
-var commands map[string]command
+// commands lists the subcommands. It is filled in init, because help
+// refers back to it.
+var commands []command
 
 func init() {
-	commands = map[string]command{
-		"gen":     {genUsage, runGen, func() *flag.FlagSet { fs, _ := newGenFlags(); return fs }},
-		"inspect": {inspectUsage, runInspect, func() *flag.FlagSet { fs, _, _ := newInspectFlags(); return fs }},
-		"bench":   {benchUsage, runBench, func() *flag.FlagSet { fs, _, _, _ := newBenchFlags(); return fs }},
-		"version": {versionUsage, runVersion, func() *flag.FlagSet { return newFlagSet("version") }},
-		"help":    {helpUsage, runHelp, func() *flag.FlagSet { return newFlagSet("help") }},
+	commands = []command{
+		{"gen", genUsage, runGen, func() *flag.FlagSet { fs, _ := newGenFlags(); return fs }},
+		{"inspect", inspectUsage, runInspect, func() *flag.FlagSet { fs, _, _ := newInspectFlags(); return fs }},
+		{"bench", benchUsage, runBench, func() *flag.FlagSet { fs, _, _, _ := newBenchFlags(); return fs }},
+		{"version", versionUsage, runVersion, func() *flag.FlagSet { return newFlagSet("version") }},
+		{"help", "", runHelp, func() *flag.FlagSet { return newFlagSet("help") }},
 	}
+	var topics []string
+	for _, c := range commands {
+		if c.name != "help" {
+			topics = append(topics, c.name)
+		}
+	}
+	helpUsage = "Usage: scru128 help [command]\n\nPrint the usage of scru128, or of one command: " + joinList(topics, "or") + ".\n"
+	commands[len(commands)-1].usage = helpUsage
 }
 
-// run is the whole program; it returns the exit status.
+func commandByName(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return joinList(names, "or")
+}
+
+// run is the whole program; it returns the exit status. With no arguments
+// it is gen, and with IDs instead of a command, inspect, as uuidgen and
+// ulid do.
 func run(args []string, e *env) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, topUsage)
-		return exitUsage
+		return runGen(nil, e)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
 		return printUsage(e, topUsage)
-	case "-version", "--version":
-		return runVersion(nil, e)
+	case "-V", "-version", "--version":
+		return runVersion(args[1:], e)
 	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		return usageFailure(e, "", fmt.Sprintf("unknown command %q (want gen, inspect, bench, version or help)", args[0]))
+	if cmd, ok := commandByName(args[0]); ok {
+		return cmd.run(args[1:], e)
 	}
-	return cmd.run(args[1:], e)
+	if isIDLength(len(trimSpace([]byte(args[0])))) {
+		return runInspect(args, e)
+	}
+	if len(args[0]) > 1 && args[0][0] == '-' {
+		return usageFailure(e, "", fmt.Sprintf("unknown flag %q: flags follow a command or the IDs to inspect, "+
+			"as in scru128 gen -n 5 or scru128 ID -format ulid", args[0]))
+	}
+	return usageFailure(e, "", fmt.Sprintf("unknown command %q (want %s, or IDs to inspect: %s)",
+		args[0], commandNames(), idLengths()))
 }
 
-const helpUsage = `Usage: scru128 help [command]
-
-Print the usage of scru128, or of one command: gen, inspect, bench, version.
-`
+// helpUsage is filled in init, from the commands.
+var helpUsage string
 
 func runHelp(args []string, e *env) int {
 	args, status, ok := parseCommandFlags(e, "help", helpUsage, newFlagSet("help"), args)
@@ -151,10 +212,10 @@ func runHelp(args []string, e *env) int {
 	case 0:
 		return printUsage(e, topUsage)
 	case 1:
-		if cmd, ok := commands[args[0]]; ok {
+		if cmd, ok := commandByName(args[0]); ok {
 			return printUsage(e, cmd.usage)
 		}
-		return usageFailure(e, "help", fmt.Sprintf("unknown command %q", args[0]))
+		return usageFailure(e, "help", fmt.Sprintf("unknown command %q (want %s)", args[0], commandNames()))
 	}
 	return usageFailure(e, "help", "give at most one command")
 }
@@ -171,7 +232,11 @@ func printUsage(e *env, text string) int {
 // read the usage, and returns exitUsage. cmd is the subcommand, or "".
 func usageFailure(e *env, cmd, reason string) int {
 	prefix, help := "scru128: ", "scru128 help"
-	if cmd != "" {
+	switch cmd {
+	case "":
+	case "help": // its own usage says little: point to the whole
+		prefix = "scru128 help: "
+	default:
 		prefix, help = "scru128 "+cmd+": ", "scru128 "+cmd+" -h"
 	}
 	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, reason, help)
@@ -195,18 +260,26 @@ func isClosedPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
-// libraryPrefixes are the prefixes of this module's error texts.
-var libraryPrefixes = []string{"scru128: ", "scru64: ", "ulid: ", "ulidflake: ", "legacy: ", "etcdnode: ", "etcdhttp: "}
+// otherPrefixes are the error prefixes of this module's packages that are
+// not formats'; a format's package's is its name.
+var otherPrefixes = []string{"etcdnode", "etcdhttp"}
 
 // reason returns err's text without this module's package prefix, so that a
 // message the tool wraps carries one prefix, its own: "value out of range",
 // not "scru128: value out of range" after "scru128: ".
 func reason(err error) string {
 	s := err.Error()
-	for _, p := range libraryPrefixes {
-		if strings.HasPrefix(s, p) {
-			return s[len(p):]
+	pkg, rest, ok := strings.Cut(s, ": ")
+	if !ok {
+		return s
+	}
+	for _, f := range formats {
+		if f.name == pkg {
+			return rest
 		}
+	}
+	if slices.Contains(otherPrefixes, pkg) {
+		return rest
 	}
 	return s
 }

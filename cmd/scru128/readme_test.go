@@ -9,52 +9,35 @@ import (
 	"testing"
 )
 
-// TestREADMEAndUsage guards the command-line section of the README: it
-// shows the top-level usage as the program prints it, and every flag it
-// mentions exists.
+// TestREADMEAndUsage guards the command-line guide, docs/cli.md: it shows
+// the top-level usage as the program prints it, and it mentions every flag
+// and only flags that exist.
 func TestREADMEAndUsage(t *testing.T) {
-	section := readmeSection(t, "## Command-line tool")
-	if !strings.Contains(section, "```\n$ scru128 help\n"+topUsage+"```") {
-		t.Errorf("the README's command-line section does not show `scru128 help` as it prints:\n%s", topUsage)
+	data, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := string(data)
+	if !strings.Contains(guide, "```\n$ scru128 help\n"+topUsage+"```") {
+		t.Errorf("docs/cli.md does not show `scru128 help` as it prints:\n%s", topUsage)
 	}
 	defined := map[string]bool{}
 	for _, cmd := range commands {
 		cmd.flags().VisitAll(func(f *flag.Flag) { defined[f.Name] = true })
 	}
-	for _, word := range strings.FieldsFunc(section, func(r rune) bool { return strings.ContainsRune(" \n\t`(),;|[]", r) }) {
+	for _, word := range strings.FieldsFunc(guide, func(r rune) bool { return strings.ContainsRune(" \n\t`'(),;|[]", r) }) {
 		if name, ok := strings.CutPrefix(word, "-"); ok && name != "" && name[0] >= 'a' && name[0] <= 'z' {
 			name, _, _ = strings.Cut(name, "=")
 			if !defined[name] && name != "h" && name != "help" {
-				t.Errorf("the README mentions %s, which no command defines", word)
+				t.Errorf("docs/cli.md mentions %s, which no command defines", word)
 			}
 		}
 	}
 	for name := range defined {
-		if !strings.Contains(section, "-"+name) {
-			t.Errorf("the README's command-line section does not mention -%s", name)
+		if !strings.Contains(guide, "-"+name) {
+			t.Errorf("docs/cli.md does not mention -%s", name)
 		}
 	}
-}
-
-// readmeSection returns the README from the heading to the next heading of
-// the same level.
-func readmeSection(t *testing.T, heading string) string {
-	t.Helper()
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	start := strings.Index(text, "\n"+heading+"\n")
-	if start < 0 {
-		t.Fatalf("the README has no %q", heading)
-	}
-	level := heading[:strings.Index(heading, " ")+1]
-	rest := text[start+1+len(heading):]
-	if end := strings.Index(rest, "\n"+level); end >= 0 {
-		rest = rest[:end]
-	}
-	return rest
 }
 
 // TestREADMEGoSamplesAreExamples checks that every Go sample in the README

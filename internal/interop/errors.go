@@ -90,6 +90,12 @@ func CharAt[T text](s T, i int) (c byte, r rune, size int) {
 // [CharAt] returns them. A size of 0 (an error built without them) is taken
 // as a byte alone.
 func CharErrorText(pkg string, offset int, c byte, r rune, size int) string {
+	return pkg + ": " + CharText(offset, c, r, size)
+}
+
+// CharText is [CharErrorText] without the package prefix, for callers that
+// put the character in a message of their own.
+func CharText(offset int, c byte, r rune, size int) string {
 	var what string
 	switch {
 	case c < utf8.RuneSelf:
@@ -99,7 +105,7 @@ func CharErrorText(pkg string, offset int, c byte, r rune, size int) string {
 	default:
 		what = "0x" + hex2(c) + " (not UTF-8)"
 	}
-	return pkg + ": invalid character " + what + " at offset " + strconv.Itoa(offset)
+	return "invalid character " + what + " at offset " + strconv.Itoa(offset)
 }
 
 // hex2 returns c as two lower-case hexadecimal digits.

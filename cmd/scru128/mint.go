@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// minter makes gen's IDs, as lines.
+type minter interface {
+	// mint appends up to k lines (IDs in the output form, each followed by
+	// a newline) to dst and returns how many it appended: at least one
+	// unless it fails, and only as many as it can make without delay, so
+	// that the caller can act on a flush or an interrupt between calls.
+	// When minting has to wait (a full counter, a clock behind the last ID)
+	// it returns errWouldWait: the caller flushes its output, calls wait,
+	// then mint again.
+	mint(dst []byte, k int) ([]byte, int, error)
+	// wait blocks until mint can go on, or returns errInterrupted when stop
+	// is closed first.
+	wait(stop <-chan struct{}) error
+}
+
+var (
+	errWouldWait   = errors.New("minting has to wait")
+	errInterrupted = errors.New("interrupted")
+)
+
+// mintOptions are gen's choices that shape a minter.
+type mintOptions struct {
+	out   outputForm
+	batch int // how many IDs the run needs at most, to size batches
+	// atMillis is gen -time as Unix milliseconds, or 0 for now: no format's
+	// generator accepts time 0, so gen never passes it for -time.
+	atMillis int64
+	// node is the node ID of a format minted under one (format.node).
+	node node
+}
+
+// idMinter is the minter of one format's ID type T.
+type idMinter[T any] struct {
+	next    func() (T, error) // errWouldWait if it has to wait
+	waitFor func(stop <-chan struct{}) (T, error)
+	encode  func(dst []byte, id T) []byte
+
+	// fill, if set, mints len(ids) IDs at once and never waits; mint then
+	// fills batch and takes IDs from it, a run at a time, instead of
+	// calling next.
+	fill    func(ids []T) error
+	batch   []T
+	pending []T // the IDs of batch not written yet
+
+	held    T // minted by wait, to be returned by the next mint
+	hasHeld bool
+}
+
+func (m *idMinter[T]) mint(dst []byte, k int) ([]byte, int, error) {
+	if m.hasHeld {
+		m.hasHeld = false
+		return append(m.encode(dst, m.held), '\n'), 1, nil
+	}
+	if m.fill == nil {
+		id, err := m.next()
+		if err != nil {
+			return dst, 0, err
+		}
+		return append(m.encode(dst, id), '\n'), 1, nil
+	}
+	if len(m.pending) == 0 {
+		if err := m.fill(m.batch); err != nil {
+			return dst, 0, err
+		}
+		m.pending = m.batch
+	}
+	// One indirect call per ID, straight into the output buffer: the
+	// layers a line at a time would cost (the interface call, a closure
+	// returning the 16-byte ID through memory) were a fifth of the time.
+	ids := m.pending[:min(len(m.pending), k)]
+	for _, id := range ids {
+		dst = append(m.encode(dst, id), '\n')
+	}
+	m.pending = m.pending[len(ids):]
+	return dst, len(ids), nil
+}
+
+func (m *idMinter[T]) wait(stop <-chan struct{}) error {
+	if m.waitFor == nil { // next never asks to wait
+		return nil
+	}
+	id, err := m.waitFor(stop)
+	if err != nil {
+		return err
+	}
+	m.held, m.hasHeld = id, true
+	return nil
+}
+
+// maxLine bounds one line of gen's output: a UUID and a newline.
+const maxLine = 64
+
+// errWrite marks an error of writing the output.
+var errWrite = errors.New("writing output")
+
+// writeIDs writes IDs from m, one per line, n of them, or until it fails or
+// is stopped if n is negative. w is flushed when c asks for it, whenever m
+// has to wait, and at the end; IDs m made before a failure are left in w
+// for the caller to flush. It returns errInterrupted if c was stopped, an
+// error matching errWrite if writing failed, or m's error.
+func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
+	flush := func() error {
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("%w: %w", errWrite, err)
+		}
+		return nil
+	}
+	for i := int64(0); n < 0 || i < n; {
+		if c.attention.Load() {
+			c.attention.Store(false)
+			if c.stopped.Load() {
+				return errInterrupted
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if w.Available() < maxLine {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		k := max(w.Available()/maxLine, 1)
+		if n >= 0 {
+			k = int(min(int64(k), n-i))
+		}
+		lines, done, err := m.mint(w.AvailableBuffer(), k)
+		w.Write(lines) // cannot fail: it fits the buffer
+		i += int64(done)
+		if err == errWouldWait {
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := m.wait(c.stop.done); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return flush()
+}
+
+// control tells a running gen to flush (every 100 ms) or to stop (on an
+// interrupt). The minting loop checks one atomic flag per ID, attention,
+// and looks further only when it is set.
+type control struct {
+	attention atomic.Bool
+	stopped   atomic.Bool
+	stop      *stopper
+	done      chan struct{}
+	exited    chan struct{}
+}
+
+func startControl(stop *stopper) *control {
+	c := &control{stop: stop, done: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(c.exited)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		stopped := stop.done
+		for {
+			select {
+			case <-tick.C:
+				c.attention.Store(true)
+			case <-stopped:
+				c.stopped.Store(true)
+				c.attention.Store(true)
+				stopped = nil
+			case <-c.done:
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// end stops the control goroutine and waits for it.
+func (c *control) end() {
+	close(c.done)
+	<-c.exited
+}
+
+// signalGrace is how long gen goes on after SIGINT or SIGTERM to finish
+// what it must: flush its last lines, save its state, give its node ID back
+// to etcd. Whatever is not done by then is given up, so that gen ends
+// within a second of the signal.
+const signalGrace = 500 * time.Millisecond
+
+// stopper is the first SIGINT or SIGTERM of a gen run, once it comes.
+type stopper struct {
+	done    chan struct{} // closed when the signal comes
+	expired chan struct{} // closed signalGrace later
+	sig     os.Signal     // set before done is closed
+	quit    chan struct{} // closed by release
+}
+
+// watchSignals returns a stopper for the signals e delivers from now on,
+// and a function that stops watching.
+func watchSignals(e *env) (s *stopper, release func()) {
+	s = &stopper{done: make(chan struct{}), expired: make(chan struct{}), quit: make(chan struct{})}
+	signals := e.interrupts()
+	go func() {
+		select {
+		case s.sig = <-signals:
+		case <-s.quit:
+			return
+		}
+		close(s.done)
+		time.AfterFunc(signalGrace, func() { close(s.expired) })
+	}()
+	return s, func() { close(s.quit) }
+}
+
+// stopped reports whether the signal has come.
+func (s *stopper) stopped() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// status is the exit status for the signal: 128 plus its number, as a
+// shell reports a process the signal ended.
+func (s *stopper) status() int {
+	if sig, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(sig)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+// context returns a context that ends after timeout, or when the grace
+// after a signal is over, whichever comes first.
+func (s *stopper) context(timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	go func() {
+		select {
+		case <-s.expired:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}

@@ -1,0 +1,494 @@
+package main
+
+// The node ID a SCRU64 run of gen mints under, from -node, $SCRU64_NODE_SPEC
+// or a -state file (a localNode), or leased from etcd with -etcd (a
+// leasedNode), and what each must do so that no run repeats another's IDs.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fastid/scru128/internal/etcdhttp"
+	"github.com/fastid/scru128/internal/nodelease"
+	"github.com/fastid/scru128/scru64"
+)
+
+// nodeFlags are gen's flags of a format minted under a node ID.
+type nodeFlags struct {
+	spec, statePath  *string
+	etcd, etcdPrefix *string
+	etcdSize         *uint
+}
+
+// check returns what is wrong with the node flags for a run of format f,
+// parsed into fs, with -time if backfill.
+func (n nodeFlags) check(fs *flag.FlagSet, f *format, backfill bool) error {
+	if !f.node {
+		for _, name := range []string{"node", "state", "etcd", "etcd-prefix", "etcd-size"} {
+			if wasSet(fs, name) {
+				return fmt.Errorf("-%s applies to %s only", name, formatNames("-format ", "or", func(f *format) bool { return f.node }))
+			}
+		}
+		return nil
+	}
+	switch {
+	case *n.etcd == "" && (wasSet(fs, "etcd-prefix") || wasSet(fs, "etcd-size")):
+		return errors.New("-etcd-prefix and -etcd-size need -etcd")
+	case *n.etcd != "" && (*n.spec != "" || *n.statePath != ""):
+		return errors.New("-etcd leases the node ID: it excludes -node and -state")
+	case *n.etcd != "" && backfill:
+		return errors.New("-etcd mints at the clock's time: it excludes -time (backfill with -node instead)")
+	case *n.etcdSize < 1 || *n.etcdSize > 23:
+		return fmt.Errorf("-etcd-size %d: want 1 to 23", *n.etcdSize)
+	}
+	return nil
+}
+
+// node is the node ID a run mints under.
+type node interface {
+	// generate mints an ID stamped with the clock; it returns
+	// scru64.ErrClockRollback when the stream has to wait for the clock.
+	generate() (scru64.ID, error)
+	// backfill returns how a gen -time run mints, from atMillis on.
+	backfill(atMillis int64) func() (scru64.ID, error)
+	// finish does what must follow the last ID and returns an exit status.
+	// It returns within signalGrace of a signal.
+	finish(e *env, stop *stopper, backfill bool) int
+}
+
+// openNode returns the node of the flags, or nil and an exit status after
+// reporting why there is none.
+func openNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
+	if *flags.etcd != "" {
+		return acquireNode(e, flags, stop)
+	}
+	return openLocalNode(e, *flags.spec, *flags.statePath)
+}
+
+// mintSCRU64 is the SCRU64 format's minting, under the run's node.
+func mintSCRU64(o mintOptions) (*idMinter[scru64.ID], error) {
+	if o.atMillis != 0 {
+		return &idMinter[scru64.ID]{next: o.node.backfill(o.atMillis)}, nil
+	}
+	// Minting fails with ErrClockRollback when the counter has run so far
+	// ahead of the clock (or the clock has gone back so far) that the
+	// stream has to wait; gen flushes its output first.
+	generate := o.node.generate
+	return &idMinter[scru64.ID]{
+		next: func() (scru64.ID, error) {
+			id, err := generate()
+			if errors.Is(err, scru64.ErrClockRollback) {
+				return id, errWouldWait
+			}
+			return id, err
+		},
+		waitFor: func(stop <-chan struct{}) (scru64.ID, error) {
+			for {
+				id, err := generate()
+				if !errors.Is(err, scru64.ErrClockRollback) {
+					return id, err
+				}
+				select {
+				case <-stop:
+					return 0, errInterrupted
+				case <-time.After(16 * time.Millisecond):
+				}
+			}
+		},
+	}, nil
+}
+
+// localNode is a node from -node, $SCRU64_NODE_SPEC or a -state file.
+//
+// With -state, the file always holds a spec that continues after every ID
+// printed, so that a rerun after SIGKILL repeats none: a high-water mark,
+// the largest ID the node could mint at tick bound (its counter all ones),
+// written and synced before any ID past raiseAt is handed out. raiseAt is
+// leadTicks/2 below bound (or, when raise holds the bound back near the
+// clock, the tick of the ID that raised it), so the file is rewritten
+// ahead of need, about every 2.5 s of IDs, not once per ID. At the end the
+// file gets the exact last ID instead.
+type localNode struct {
+	gen       *scru64.Generator
+	start     scru64.NodeSpec
+	statePath string
+	// raiseAt is the tick past which an ID needs a higher mark first:
+	// initially 0, since the file's spec may be an exact last ID, and
+	// without -state never.
+	raiseAt uint64
+	marked  bool // a mark was written, so it covers every ID printed
+}
+
+// leadTicks is how far ahead of the IDs the -state mark is set: 20 ticks,
+// 5.12 s, as etcdnode keeps its record.
+const leadTicks = 20
+
+// allowanceTicks is scru64.DefaultRollbackAllowance in ticks: a spec whose
+// last ID is at most that far ahead of the clock goes on at once.
+const allowanceTicks = scru64.DefaultRollbackAllowance >> 8
+
+// maxStateFile bounds what is read of a -state file: a node spec is at
+// most 16 bytes.
+const maxStateFile = 1 << 10
+
+// openLocalNode makes the node from -node (or the environment) and the
+// -state file. It returns nil and an exit status after reporting an error.
+func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
+	source := "-node"
+	if flagSpec == "" {
+		flagSpec, source = e.getenv(scru64.NodeSpecEnv), scru64.NodeSpecEnv
+	}
+	flagSpec = strings.TrimSpace(flagSpec)
+	var spec scru64.NodeSpec
+	if flagSpec != "" {
+		var err error
+		if spec, err = scru64.ParseNodeSpec(flagSpec); err != nil {
+			return nil, usageFailure(e, "gen", source+": "+reason(err))
+		}
+	}
+	if statePath != "" {
+		stateSpec, found, err := readStateFile(statePath)
+		if err != nil {
+			return nil, failure(e, err)
+		}
+		if found {
+			if !spec.IsZero() && (spec.NodeID() != stateSpec.NodeID() || spec.NodeIDSize() != stateSpec.NodeIDSize()) {
+				return nil, usageFailure(e, "gen", fmt.Sprintf(
+					"the state file %s continues node %d/%d, but %s names node %d/%d",
+					statePath, stateSpec.NodeID(), stateSpec.NodeIDSize(), source, spec.NodeID(), spec.NodeIDSize()))
+			}
+			spec = stateSpec
+		}
+	}
+	if spec.IsZero() {
+		return nil, usageFailure(e, "gen", "-format scru64 needs a node spec: pass -node, such as -node 42/8, or set "+scru64.NodeSpecEnv)
+	}
+	n := &localNode{gen: scru64.NewGenerator(spec), start: spec, statePath: statePath}
+	if statePath == "" {
+		n.raiseAt = scru64.MaxTimestamp
+	}
+	return n, exitOK
+}
+
+func (n *localNode) generate() (scru64.ID, error) {
+	id, err := n.gen.Generate()
+	if err == nil && id.Timestamp() > n.raiseAt {
+		err = n.raise(id, true)
+	}
+	return id, err
+}
+
+func (n *localNode) backfill(atMillis int64) func() (scru64.ID, error) {
+	ms := uint64(atMillis)
+	started := false
+	return func() (scru64.ID, error) {
+		id, err := n.gen.GenerateOrAbortCore(ms, rollbackAllowance)
+		if started && errors.Is(err, scru64.ErrClockRollback) {
+			// The run has overflowed so many counters that its timestamps
+			// are 10 s ahead of -time: let the time it is minted at
+			// follow, as a clock would.
+			ms = n.gen.NodeSpec().NodePrev().Timestamp() << 8
+			id, err = n.gen.GenerateOrAbortCore(ms, rollbackAllowance)
+		}
+		if errors.Is(err, scru64.ErrClockRollback) {
+			return id, fmt.Errorf("the node's last ID, %s, is more than 10 s after -time (%s)",
+				n.gen.NodeSpec().NodePrev(), reason(err))
+		}
+		if err != nil {
+			return id, err
+		}
+		started = true
+		if id.Timestamp() > n.raiseAt {
+			err = n.raise(id, false)
+		}
+		return id, err
+	}
+}
+
+// raise writes a mark above id, which is not handed out unless it
+// succeeds. In a run stamped by the clock (fromClock) the mark stays within
+// the rollback allowance of the clock, so that a rerun right after a kill
+// need not wait for the clock to reach it; the mark is then rewritten at
+// most once per tick when a burst keeps the IDs that far ahead.
+func (n *localNode) raise(id scru64.ID, fromClock bool) error {
+	tick := id.Timestamp()
+	bound := tick + leadTicks
+	if fromClock {
+		clockTick := uint64(time.Now().UnixMilli()) >> 8
+		bound = max(tick, min(bound, clockTick+allowanceTicks-1))
+	}
+	bound = min(bound, scru64.MaxTimestamp-1) // MaxTimestamp is reserved
+	size := n.gen.NodeIDSize()
+	counterBits := 24 - size
+	mark, err := scru64.FromParts(bound, n.gen.NodeID()<<counterBits|(1<<counterBits-1))
+	if err != nil {
+		return err
+	}
+	spec, err := scru64.NewNodeSpecWithNodePrev(mark, size)
+	if err != nil {
+		return err
+	}
+	if err := writeStateFile(n.statePath, spec.String()+"\n"); err != nil {
+		return err
+	}
+	n.marked = true
+	n.raiseAt = max(bound-leadTicks/2, tick)
+	return nil
+}
+
+// finish saves the spec to continue from in the state file, or prints it
+// and waits until the last ID's tick is over (unless the IDs were stamped
+// with -time, whose tick is not now's), or until the grace after a signal
+// is over. It returns an exit status.
+func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
+	next := n.gen.NodeSpec()
+	if next.NodePrev() == n.start.NodePrev() {
+		return exitOK // no ID was minted
+	}
+	switch {
+	case n.statePath != "" && !n.marked:
+		// Every ID needs a mark before it is handed out, so none was: the
+		// first mark failed, and the run reported it.
+		return exitFailure
+	case n.statePath != "":
+		if err := writeStateFile(n.statePath, next.String()+"\n"); err != nil {
+			// The mark in the file is above every ID printed: a rerun
+			// with it repeats none.
+			return failure(e, fmt.Errorf("%w (the file keeps a spec ahead of every ID printed; -node %s continues right after the last)", err, next))
+		}
+		return exitOK
+	}
+	warn(e, fmt.Sprintf("to continue after the last ID, pass -node %s next time (or use -state FILE)", next))
+	if backfill {
+		return exitOK
+	}
+	// The last ID's tick ends at (timestamp+1)*256 ms. A fresh generator
+	// with the same node ID starts at the clock's tick, so once that tick is
+	// later, its IDs are all greater than this run's.
+	tickEnd := time.UnixMilli(int64(next.NodePrev().Timestamp()+1) << 8)
+	wait := time.Until(tickEnd)
+	if wait <= 0 {
+		return exitOK
+	}
+	if wait > time.Second {
+		warn(e, fmt.Sprintf("waiting %v for the clock to pass the last ID's tick", wait.Round(time.Millisecond)))
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return exitOK
+	case <-stop.expired:
+		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
+		return exitFailure
+	}
+}
+
+// readStateFile reads the node spec in a -state file. A missing or empty
+// file is no spec (found false).
+func readStateFile(path string) (spec scru64.NodeSpec, found bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return spec, false, nil
+	}
+	if err != nil {
+		return spec, false, fmt.Errorf("reading the state file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
+	if err != nil {
+		return spec, false, fmt.Errorf("reading the state file: %w", err)
+	}
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return spec, false, nil
+	}
+	if len(data) > maxStateFile {
+		return spec, false, fmt.Errorf("the state file %s is not a node spec: it is over %d bytes", path, maxStateFile)
+	}
+	spec, err = scru64.ParseNodeSpec(text)
+	if err != nil {
+		return spec, false, fmt.Errorf("the state file %s: %s", path, reason(err))
+	}
+	return spec, true, nil
+}
+
+// writeStateFile replaces the file at path with data atomically and
+// durably: it writes a temporary file in the same directory, syncs it,
+// renames it over path and syncs the directory, so that a crash leaves the
+// old spec or the new one, never a mix, and a spec once written survives a
+// power loss.
+func writeStateFile(path, data string) (err error) {
+	mode := fs.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing the state file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing the state file %s: %w", path, err)
+		}
+	}()
+	if _, err := tmp.WriteString(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// etcdTimeout bounds leasing a node ID from etcd, and giving it back.
+const etcdTimeout = 30 * time.Second
+
+// leasedNode is a node ID leased from etcd with -etcd.
+type leasedNode struct {
+	node *nodelease.Node
+	stop *stopper
+	// giveBack starts Node.Close, once: at the end of the run, or as soon
+	// as a signal comes, since minting may be waiting for etcd and only
+	// closing the node ends that wait.
+	giveBack sync.Once
+	closed   chan error // Close's result
+	finished chan struct{}
+}
+
+// acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
+// an exit status after reporting an error, or at once on a signal.
+func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
+	store, err := etcdhttp.New(strings.Split(*flags.etcd, ","), nil)
+	if err != nil {
+		return nil, usageFailure(e, "gen", "-etcd: "+reason(err))
+	}
+	var cfg nodelease.Config
+	cfg.SetPrefix(*flags.etcdPrefix)
+	cfg.SetNodeIDSize(uint8(*flags.etcdSize))
+	flagOf := func(field string) string {
+		switch field {
+		case "Prefix":
+			return "-etcd-prefix"
+		case "NodeIDSize":
+			return "-etcd-size"
+		}
+		return "-etcd"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
+	defer cancel()
+	type result struct {
+		node *nodelease.Node
+		err  error
+	}
+	acquired := make(chan result, 1)
+	go func() {
+		n, err := nodelease.Acquire(ctx, store, cfg, flagOf)
+		acquired <- result{n, err}
+	}()
+	var r result
+	select {
+	case r = <-acquired:
+	case <-stop.done:
+		// Acquire revokes a lease it granted when it fails, with a timeout
+		// of its own; gen does not wait for that. A lease left behind
+		// expires after its TTL.
+		return nil, stop.status()
+	}
+	if errors.Is(r.err, nodelease.ErrInvalidOption) || errors.Is(r.err, nodelease.ErrRealmMismatch) {
+		return nil, usageFailure(e, "gen", reason(r.err))
+	}
+	if r.err != nil {
+		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %s", reason(r.err)))
+	}
+	n := &leasedNode{node: r.node, stop: stop, closed: make(chan error, 1), finished: make(chan struct{})}
+	go func() {
+		select {
+		case <-stop.done:
+			n.startGiveBack()
+		case <-n.finished:
+		}
+	}()
+	return n, exitOK
+}
+
+func (n *leasedNode) generate() (scru64.ID, error) {
+	id, err := n.node.Generate()
+	if err != nil && errors.Is(err, nodelease.ErrClosed) && n.stop.stopped() {
+		return id, errInterrupted // closed by the signal
+	}
+	return id, err
+}
+
+// errBackfillLeased is what backfill's function returns: gen's flags do
+// not allow -time with -etcd.
+var errBackfillLeased = errors.New("-etcd mints at the clock's time")
+
+func (n *leasedNode) backfill(int64) func() (scru64.ID, error) {
+	return func() (scru64.ID, error) { return 0, errBackfillLeased }
+}
+
+// startGiveBack starts closing the node: storing its last ID in etcd and
+// revoking its lease, bounded by etcdTimeout and by the grace after a
+// signal.
+func (n *leasedNode) startGiveBack() {
+	n.giveBack.Do(func() {
+		go func() {
+			ctx, cancel := n.stop.context(etcdTimeout)
+			defer cancel()
+			n.closed <- n.node.Close(ctx)
+		}()
+	})
+}
+
+// finish gives the node ID back. A node whose lease was lost during the
+// run has already been reported by the minting error.
+func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
+	close(n.finished)
+	n.startGiveBack()
+	var err error
+	select {
+	case err = <-n.closed:
+	case <-stop.expired:
+		err = context.Canceled // Close is stuck past its context: give up
+	}
+	switch {
+	case err == nil, errors.Is(err, nodelease.ErrLeaseLost), errors.Is(err, nodelease.ErrClosed):
+		return exitOK
+	case stop.stopped():
+		warn(e, "interrupted while giving the node ID back to etcd: it is free again once its lease expires, and the next holder still continues after every ID printed")
+		return exitFailure
+	}
+	return failure(e, fmt.Errorf("giving the node ID back to etcd: %s", reason(err)))
+}

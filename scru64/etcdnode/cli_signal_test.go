@@ -1,0 +1,220 @@
+package etcdnode_test
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fastid/scru128/scru64"
+)
+
+// signalBound is how soon after SIGINT or SIGTERM the command-line tool
+// must have exited, whatever etcd does.
+const signalBound = time.Second
+
+// syncBuffer is a bytes.Buffer that a command's output goroutine writes
+// while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// streamingGen is `scru128 gen -format scru64 -etcd endpoint -stream`
+// running, with its output collected.
+type streamingGen struct {
+	cmd            *exec.Cmd
+	stdout, stderr syncBuffer
+	exited         chan struct{}
+	waitErr        error
+}
+
+// startStreamingGen starts gen -stream through endpoint and waits until it
+// prints IDs. Node ID size 16 leaves 256 IDs per 256-ms tick, so the
+// stream soon runs at the clock's pace and its output stays small.
+func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
+	t.Helper()
+	g := startGen(t, bin, endpoint)
+	g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
+	return g
+}
+
+// startGen starts gen -stream through endpoint.
+func startGen(t *testing.T, bin, endpoint string) *streamingGen {
+	t.Helper()
+	g := &streamingGen{exited: make(chan struct{})}
+	g.cmd = exec.Command(bin, "gen", "-format", "scru64", "-etcd", endpoint, "-etcd-size", "16", "-stream")
+	g.cmd.Stdout, g.cmd.Stderr = &g.stdout, &g.stderr
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		g.waitErr = g.cmd.Wait()
+		close(g.exited)
+	}()
+	t.Cleanup(func() {
+		g.cmd.Process.Kill()
+		<-g.exited
+	})
+	return g
+}
+
+// waitUntil polls cond until it holds, failing the test after limit or if
+// the command exits first.
+func (g *streamingGen) waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		select {
+		case <-g.exited:
+			t.Fatalf("gen exited (%v) before %s; stderr %q", g.waitErr, what, g.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gen was not %s after %v; stderr %q", what, limit, g.stderr.String())
+		}
+	}
+}
+
+// interrupt sends sig and checks that gen exits within signalBound with
+// exit status 128 plus the signal's number.
+func (g *streamingGen) interrupt(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	sent := time.Now()
+	if err := g.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-g.exited:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("gen did not exit within 60 s of %v; stderr %q", sig, g.stderr.String())
+	}
+	took := time.Since(sent)
+	var exit *exec.ExitError
+	if !errors.As(g.waitErr, &exit) {
+		t.Fatalf("gen ended with %v after %v, want an exit status", g.waitErr, sig)
+	}
+	t.Logf("%v: exit status %d after %v", sig, exit.ExitCode(), took.Round(time.Millisecond))
+	if took > signalBound || exit.ExitCode() != 128+int(sig) {
+		t.Errorf("%v: exit status %d after %v; want %d within %v; stderr %q",
+			sig, exit.ExitCode(), took, 128+int(sig), signalBound, g.stderr.String())
+	}
+}
+
+// startCLITest builds the command-line tool and starts an etcd server, or
+// skips the test in -short mode.
+func startCLITest(t *testing.T) (bin string, srv *server) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	return buildCLI(t), startServer(t)
+}
+
+// checkIDs checks that every whole line gen printed is a SCRU64 ID and
+// that they increase.
+func (g *streamingGen) checkIDs(t *testing.T) {
+	t.Helper()
+	out := g.stdout.String()
+	if !strings.HasSuffix(out, "\n") {
+		t.Errorf("the output ends in a partial line: %q", out[max(0, len(out)-20):])
+	}
+	var prev scru64.ID
+	for line := range strings.Lines(out) {
+		id, err := scru64.Parse(strings.TrimSuffix(line, "\n"))
+		if err != nil || id <= prev {
+			t.Fatalf("line %q after %s: %v", line, prev, err)
+		}
+		prev = id
+	}
+}
+
+// TestCLISignalAfterLostLease: gen -etcd -stream behind a partition reports
+// the lost lease and then tries to give the node ID back through the same
+// partition; SIGINT must end it within signalBound with status 130 all the
+// same.
+func TestCLISignalAfterLostLease(t *testing.T) {
+	bin, srv := startCLITest(t)
+	p, endpoint := startProxy(t, srv.endpoint)
+	g := startStreamingGen(t, bin, endpoint)
+
+	p.cut.Store(true)
+	// The default TTL is 10 s: the lease is lost some 9 s after the last
+	// keep-alive answered.
+	g.waitUntil(t, 30*time.Second, "reporting the lost lease", func() bool {
+		return strings.Contains(g.stderr.String(), "lease lost")
+	})
+	g.interrupt(t, syscall.SIGINT)
+	g.checkIDs(t)
+}
+
+// TestCLISignalBeforeLostLease: the same partition, but SIGINT and SIGTERM
+// come while the lease still holds, when gen may be waiting for etcd to
+// raise its bound and will try to store its last ID through the partition.
+func TestCLISignalBeforeLostLease(t *testing.T) {
+	bin, srv := startCLITest(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		p, endpoint := startProxy(t, srv.endpoint)
+		g := startStreamingGen(t, bin, endpoint)
+		p.cut.Store(true)
+		time.Sleep(2 * time.Second) // well inside the 10-s TTL
+		g.interrupt(t, sig)
+		if strings.Contains(g.stderr.String(), "lease lost") {
+			t.Errorf("%v: the lease was reported lost before the signal: %q", sig, g.stderr.String())
+		}
+		g.checkIDs(t)
+	}
+}
+
+// TestCLISignalWithEtcdReachable: with etcd answering, SIGINT ends the
+// stream at once and quietly, the node ID is given back with the last ID
+// recorded, and the next run continues after it under the same node ID.
+func TestCLISignalWithEtcdReachable(t *testing.T) {
+	bin, srv := startCLITest(t)
+	g := startStreamingGen(t, bin, srv.endpoint)
+	g.interrupt(t, syscall.SIGINT)
+	if g.stderr.String() != "" {
+		t.Errorf("stderr %q, want nothing", g.stderr.String())
+	}
+	g.checkIDs(t)
+	lines := strings.Fields(g.stdout.String())
+	last := scru64.MustParse(lines[len(lines)-1])
+
+	ids, err := runGen(t, bin, srv.endpoint, "-n", "10", "-etcd-size", "16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids[0].NodeCtr()>>8 != last.NodeCtr()>>8 || ids[0] <= last {
+		t.Errorf("the next run starts at %s, not after %s under the same node ID", ids[0], last)
+	}
+}
+
+// TestCLISignalWhileLeasing: behind a partition from the start, gen waits
+// for etcd to lease it a node ID; SIGINT ends that wait too.
+func TestCLISignalWhileLeasing(t *testing.T) {
+	bin, srv := startCLITest(t)
+	p, endpoint := startProxy(t, srv.endpoint)
+	p.cut.Store(true)
+	g := startGen(t, bin, endpoint)
+	time.Sleep(time.Second)
+	g.interrupt(t, syscall.SIGINT)
+	if out := g.stdout.String(); out != "" {
+		t.Errorf("printed %q without a node ID", out)
+	}
+}
