@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -226,26 +227,25 @@ func acquireNode(e *env, endpoints, prefix string, size uint8) (*nodelease.Node,
 	if err != nil {
 		return nil, usageFailure(e, "gen", "-etcd: "+reason(err))
 	}
-	var cfg nodelease.Config
-	cfg.SetPrefix(prefix)
-	cfg.SetNodeIDSize(size)
-	flagOf := func(field string) string {
-		switch field {
-		case "Prefix":
-			return "-etcd-prefix"
-		case "NodeIDSize":
-			return "-etcd-size"
-		}
-		return "-etcd"
-	}
+	cfg := nodelease.DefaultConfig()
+	cfg.Prefix, cfg.NodeIDSize = prefix, size
+	flagOf := map[nodelease.Field]string{nodelease.FieldPrefix: "-etcd-prefix", nodelease.FieldNodeIDSize: "-etcd-size"}
 	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
 	defer cancel()
-	node, err := nodelease.Acquire(ctx, store, cfg, flagOf)
+	node, err := nodelease.Acquire(ctx, store, cfg)
+	if oe := (*nodelease.OptionError)(nil); errors.As(err, &oe) {
+		oe.Option = cmp.Or(flagOf[oe.Field], "-etcd")
+	}
 	if errors.Is(err, nodelease.ErrInvalidOption) || errors.Is(err, nodelease.ErrRealmMismatch) {
 		return nil, usageFailure(e, "gen", reason(err))
 	}
 	if err != nil {
 		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %s", reason(err)))
+	}
+	if wait := node.ClockWait(); wait > 0 {
+		last := node.NodeSpec().NodePrev()
+		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
+			wait.Round(time.Second), node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
 	}
 	return node, exitOK
 }

@@ -87,13 +87,28 @@ func closeSoon(n *nodelease.Node) {
 	n.Close(ctx)
 }
 
+// tryAcquire acquires with cfg, whose zero fields take the defaults (and
+// TTL steadyTTL).
 func tryAcquire(store nodelease.Store, cfg nodelease.Config) (*nodelease.Node, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return nodelease.Acquire(ctx, store, withDefaults(cfg))
+}
+
+// withDefaults returns cfg with the defaults in its zero fields, and TTL
+// steadyTTL.
+func withDefaults(cfg nodelease.Config) nodelease.Config {
+	def := nodelease.DefaultConfig()
+	if cfg.Prefix == "" {
+		cfg.Prefix = def.Prefix
+	}
+	if cfg.NodeIDSize == 0 {
+		cfg.NodeIDSize = def.NodeIDSize
+	}
 	if cfg.TTL == 0 {
 		cfg.TTL = steadyTTL
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return nodelease.Acquire(ctx, store, cfg, etcdnode.OptionName)
+	return cfg
 }
 
 // shifted returns a wall clock that runs d ahead of time.Now (behind if d
@@ -153,8 +168,7 @@ func TestExhaustionGivesErrNoFreeNodeID(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
 		srv := startServer(t)
 		store := open(srv.endpoint)
-		cfg := nodelease.Config{Prefix: "/small/"}
-		cfg.SetNodeIDSize(2)
+		cfg := nodelease.Config{Prefix: "/small/", NodeIDSize: 2}
 		var nodes []*nodelease.Node
 		for range 4 {
 			nodes = append(nodes, acquire(t, store, cfg))
@@ -187,8 +201,7 @@ func TestRealmRejectsAnotherNodeIDSize(t *testing.T) {
 		srv := startServer(t)
 		store := open(srv.endpoint)
 		acquire(t, store, nodelease.Config{}) // size 8 records the realm
-		cfg := nodelease.Config{}
-		cfg.SetNodeIDSize(4)
+		cfg := nodelease.Config{NodeIDSize: 4}
 		_, err := tryAcquire(store, cfg)
 		var realm *nodelease.RealmError
 		if !errors.Is(err, nodelease.ErrRealmMismatch) || !errors.As(err, &realm) || realm.Found != "8" || realm.Want != 4 {
@@ -535,7 +548,7 @@ func TestHighWaterMarkStaysAhead(t *testing.T) {
 // recordOf reads a continuity record through PutIfAbsent, which returns
 // the current value of an existing key without changing it.
 func recordOf(store nodelease.Store, key string) (scru64.ID, error) {
-	v, err := store.PutIfAbsent(context.Background(), key, "absent")
+	v, _, err := store.PutIfAbsent(context.Background(), key, "absent")
 	if err != nil {
 		return 0, err
 	}
@@ -551,8 +564,7 @@ func TestCloseDuringMinting(t *testing.T) {
 		store := open(srv.endpoint)
 		// Node ID size 2: 2^22 IDs per tick, so that tight loops do not
 		// overflow the counter past the rollback allowance.
-		var cfg nodelease.Config
-		cfg.SetNodeIDSize(2)
+		cfg := nodelease.Config{NodeIDSize: 2}
 		for round := range 5 {
 			n := acquire(t, store, cfg)
 			var wg sync.WaitGroup

@@ -1,0 +1,346 @@
+package etcdnode_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fastid/scru128/internal/nodelease"
+	"github.com/fastid/scru128/scru64"
+)
+
+// The fault scenarios: each runs nodes against a real etcd through a proxy
+// that injects one kind of fault, records every ID in a ledger and checks
+// that no ID was issued twice and that each node ID's holders minted in
+// order.
+
+// TestLateRecordWriteCannotLowerTheRecord: a write of the continuity
+// record is held by the network while its client gives up and retries;
+// the node goes on minting far past the held value; then the held write
+// reaches etcd, and the node crashes. The late write must not take the
+// record back below the IDs the node issued, or the next holder (its clock
+// behind) starts below them.
+func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		var led ledger
+		first := acquire(t, open(viaProxy), nodelease.Config{TTL: shortTTL})
+		key := recordKeyOf(nodelease.DefaultPrefix, first.NodeID())
+		held := px.addRule(&rule{match: recordTxn(key), action: hold, count: 1})
+		firstDone := minting(first, led.holderOf("first", first))
+		held.waitMatched(t, 1, 10*time.Second)
+		time.Sleep(8 * time.Second) // minting goes on, under bounds written after the held one
+		if err := px.deliverHeld(held); err != nil {
+			t.Fatalf("delivering the held write: %v", err)
+		}
+		px.cut.Store(true) // the first holder crashes, as far as etcd can tell
+		if err := <-firstDone; !errors.Is(err, nodelease.ErrLeaseLost) {
+			t.Fatalf("first holder: %v, want ErrLeaseLost", err)
+		}
+		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
+			MinNodeID: first.NodeID(), MaxNodeID: first.NodeID(), Wall: shifted(-5 * time.Second)}, 10*time.Second)
+		h := led.holderOf("next", next)
+		h.add(mint(t, next, 1000)...)
+		led.check(t)
+	})
+}
+
+// TestFailedAcquireLeavesTheRecord: Acquire's first write of the record is
+// applied by etcd but its answer never comes, so Acquire fails; 23 times
+// in a row. Each failed Acquire must leave the record as it found it, and
+// a node that then acquires mints at once, without ErrClockRollback.
+func TestFailedAcquireLeavesTheRecord(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		direct := newClient(t, srv.endpoint)
+		store := open(viaProxy)
+		cfg := nodelease.Config{Prefix: "/lost-answers/", HasRange: true, MinNodeID: 0, MaxNodeID: 0, TTL: steadyTTL}
+		key := recordKeyOf(cfg.Prefix, 0)
+		for i := range 23 {
+			before, had := readRecord(t, direct, key)
+			// The acquire transaction reads the record and passes; the
+			// next transaction that names it is the first write.
+			lost := px.addRule(&rule{match: recordTxn(key), action: loseAnswer, skip: 1, count: 1})
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			n, err := nodelease.Acquire(ctx, store, withDefaults(cfg))
+			cancel()
+			px.removeRule(lost)
+			if err == nil {
+				n.Close(context.Background())
+				t.Fatalf("Acquire %d succeeded although its first record write was not answered", i)
+			}
+			after, has := readRecord(t, direct, key)
+			if has != had || after != before {
+				t.Fatalf("after failed Acquire %d (%v): record %v (present %v), want it as it was: %v (present %v)",
+					i, err, after, has, before, had)
+			}
+		}
+		n := acquire(t, open(srv.endpoint), cfg)
+		if id, err := n.Generate(); err != nil {
+			t.Fatalf("after 23 failed Acquires: Generate = %v, %v", id, err)
+		}
+	})
+}
+
+// TestClockGlitchWithNothingMintedKeepsTheRecordNear: the node's wall
+// clock jumps a day ahead for 1.5 s while nothing is minted. The record
+// must stay within about the lead of the true time, so that after a crash
+// the next holder of the node ID mints at once.
+func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		direct := newClient(t, srv.endpoint)
+		var wall steppedClock
+		var led ledger
+		n := acquire(t, open(viaProxy), nodelease.Config{Wall: wall.now, TTL: shortTTL})
+		h := led.holderOf("glitched", n)
+		h.add(mint(t, n, 10)...)
+		wall.offset.Store(int64(24 * time.Hour))
+		time.Sleep(1500 * time.Millisecond)
+		wall.offset.Store(0)
+		time.Sleep(1500 * time.Millisecond) // the clock re-anchors within 1 s
+		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
+		record, _ := readRecord(t, direct, key)
+		if ahead := time.Until(record.Time()); ahead > 6*time.Second {
+			t.Fatalf("after a clock glitch with nothing minted the record is %v ahead of the clock", ahead)
+		}
+		h.add(mint(t, n, 10)...)
+		px.cut.Store(true) // a crash: the lease expires
+		waitDone(t, n, 2*shortTTL)
+		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
+			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 10*time.Second)
+		id, err := next.Generate()
+		if err != nil {
+			t.Fatalf("the next holder after the glitch: Generate = %v, %v", id, err)
+		}
+		led.holderOf("next", next).add(id)
+		led.check(t)
+	})
+}
+
+// writeFarRecord makes node ID 0 of a realm of size 8 under prefix look as
+// if its last holder had minted a day ahead of the clock.
+func writeFarRecord(t *testing.T, srv *server, prefix string, size uint8, ahead time.Duration) scru64.ID {
+	t.Helper()
+	c := newClient(t, srv.endpoint)
+	far, err := scru64.FromParts(uint64(time.Now().Add(ahead).UnixMilli())>>8, 1<<(24-size)-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Put(ctx, prefix+"size", strconv.Itoa(int(size))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Put(ctx, recordKeyOf(prefix, 0), far.String()); err != nil {
+		t.Fatal(err)
+	}
+	return far
+}
+
+// TestGenerateOrSleepDoesNotWaitADaySilently: the record of the node ID
+// taken is a day ahead of the clock. GenerateOrSleep must not sleep for a
+// day: it returns at once an error matching ErrClockRollback.
+func TestGenerateOrSleepDoesNotWaitADaySilently(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		writeFarRecord(t, srv, "/far/", 8, 24*time.Hour)
+		n := acquire(t, open(srv.endpoint), nodelease.Config{Prefix: "/far/"})
+		type result struct {
+			id  scru64.ID
+			err error
+		}
+		got := make(chan result, 1)
+		go func() {
+			id, err := n.GenerateOrSleep()
+			got <- result{id, err}
+		}()
+		select {
+		case r := <-got:
+			if !errors.Is(r.err, scru64.ErrClockRollback) {
+				t.Fatalf("GenerateOrSleep = %v, %v; want an error matching ErrClockRollback", r.id, r.err)
+			}
+			t.Logf("GenerateOrSleep: %v", r.err)
+		case <-time.After(2 * time.Second):
+			closeSoon(n)
+			t.Fatal("GenerateOrSleep still waits, silently, 2 s into a wait of a day")
+		}
+	})
+}
+
+// TestRestoredBackupStopsTheNode: etcd is restored from a backup taken a
+// few seconds earlier, while a node mints; its record goes back to an old
+// value, below IDs the node issued since. The node must notice and stop
+// minting with an error.
+func TestRestoredBackupStopsTheNode(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		var led ledger
+		n := acquire(t, open(srv.endpoint), nodelease.Config{})
+		h := led.holderOf("first", n)
+		done := minting(n, h)
+		time.Sleep(500 * time.Millisecond)
+		backup := srv.backup() // the node rides out the short stop
+		time.Sleep(6 * time.Second)
+		srv.restart(backup)
+		select {
+		case err := <-done:
+			t.Logf("the node stopped: %v", err)
+		case <-time.After(2 * steadyTTL):
+			t.Fatal("the node still mints after etcd went back to an old backup")
+		}
+	})
+}
+
+// TestDuplicatedRecordWritesCannotMoveTheRecord: every write of the
+// record reaches etcd a second time 6 s later (a retrying middlebox), after
+// the node has written newer bounds and minted past the old ones. The
+// record must never be below an ID issued, and after Close it must stay
+// the exact last ID.
+func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		direct := newClient(t, srv.endpoint)
+		var led ledger
+		n := acquire(t, open(viaProxy), nodelease.Config{})
+		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
+		px.addRule(&rule{match: recordTxn(key), action: duplicate, after: 6 * time.Second})
+		h := led.holderOf("first", n)
+		var issued atomic.Uint64
+		stop := make(chan struct{})
+		minted := make(chan error, 1)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					minted <- nil
+					return
+				default:
+				}
+				id, err := n.Generate()
+				if err != nil {
+					minted <- err
+					return
+				}
+				h.add(id)
+				issued.Store(uint64(id))
+				time.Sleep(100 * time.Microsecond)
+			}
+		}()
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			before := scru64.ID(issued.Load())
+			if record, _ := readRecord(t, direct, key); record < before {
+				t.Fatalf("the record %v is below the issued ID %v", record, before)
+			}
+		}
+		close(stop)
+		if err := <-minted; err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		last := n.NodeSpec().NodePrev()
+		time.Sleep(6500 * time.Millisecond) // every copy has been delivered
+		if record, _ := readRecord(t, direct, key); record != last {
+			t.Fatalf("the record after Close and the late copies: %v, want the last ID %v", record, last)
+		}
+		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
+		led.holderOf("next", next).add(mint(t, next, 100)...)
+		led.check(t)
+	})
+}
+
+// TestEtcdRestartWithItsData restarts etcd on its data directory twice
+// while two nodes mint, one of them through a proxy that delays every
+// request by 50 ms: the nodes ride out each short stop or fail closed, and
+// after they close, the next holders of their node IDs mint above them.
+func TestEtcdRestartWithItsData(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		px.delay.Store(int64(50 * time.Millisecond))
+		var led ledger
+		nodes := []*nodelease.Node{
+			acquire(t, open(srv.endpoint), nodelease.Config{}),
+			acquire(t, open(viaProxy), nodelease.Config{}),
+		}
+		var done []<-chan error
+		for i, n := range nodes {
+			done = append(done, minting(n, led.holderOf("node "+strconv.Itoa(i), n)))
+		}
+		for range 2 {
+			time.Sleep(time.Second)
+			srv.restart("")
+		}
+		time.Sleep(time.Second)
+		for i, n := range nodes {
+			closeSoon(n)
+			if err := <-done[i]; !errors.Is(err, nodelease.ErrClosed) && !errors.Is(err, nodelease.ErrLeaseLost) {
+				t.Errorf("node %d: %v", i, err)
+			}
+			next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
+				MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 2*steadyTTL)
+			led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 1000)...)
+		}
+		led.check(t)
+	})
+}
+
+// TestWipedEtcdEndsTheOldHolder restarts etcd with an empty data directory
+// while a node mints: the server forgets the lease, the holder key and the
+// record. The node cannot know until its next request, and must stop at
+// that request. (Between the wipe and that request a new node can take the
+// same node ID fresh: that window is what data loss voids, as
+// docs/fleet.md says.) A node that takes the node ID after the old one
+// stopped and its last tick passed mints above it.
+func TestWipedEtcdEndsTheOldHolder(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		var led ledger
+		n := acquire(t, open(srv.endpoint), nodelease.Config{})
+		old := led.holderOf("old", n)
+		done := minting(n, old)
+		time.Sleep(time.Second)
+		clusterBefore := clusterID(t, srv)
+		srv.restart(t.TempDir())
+		wiped := time.Now()
+		if after := clusterID(t, srv); after != clusterBefore {
+			t.Logf("the cluster ID changed with the wipe: %x, was %x", after, clusterBefore)
+		} else {
+			t.Logf("the cluster ID stayed %x through the wipe", after)
+		}
+		select {
+		case err := <-done:
+			if !errors.Is(err, nodelease.ErrLeaseLost) {
+				t.Fatalf("the old holder stopped with %v, want an error matching ErrLeaseLost", err)
+			}
+			t.Logf("the old holder stopped %v after the wipe: %v", time.Since(wiped), err)
+		case <-time.After(steadyTTL):
+			t.Fatal("the old holder still mints a TTL after etcd lost its data")
+		}
+		time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
+		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
+		led.holderOf("next", next).add(mint(t, next, 1000)...)
+		led.check(t)
+	})
+}
+
+// clusterID returns the cluster ID in the header of an answer of srv.
+func clusterID(t *testing.T, srv *server) uint64 {
+	t.Helper()
+	c := newClient(t, srv.endpoint)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := c.Get(ctx, "any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Header.ClusterId
+}
