@@ -152,11 +152,16 @@ func (n *Node) take(ctx context.Context, cfg Config) (Record, error) {
 }
 
 // tryTake runs the acquire transaction for one node ID, after renewing the
-// lease if a long race has used up half of it, so that the holder key is
-// never attached to a lease about to expire.
+// lease if a long race has used up half of it (or taking a new one if it
+// expired), so that the holder key is never attached to a lease about to
+// expire.
 func (n *Node) tryTake(ctx context.Context, prefix string, id uint32) (taken bool, found Record, err error) {
 	if clock.Mono() >= n.limits.Load().deadline-int64(n.ttl/2) {
-		if err := n.renewBeforeMinting(ctx); err != nil {
+		left, err := n.renew(ctx)
+		if err == nil && left <= 0 {
+			err = n.grant(ctx, n.ttl) // no holder key went with the old one
+		}
+		if err != nil {
 			return false, Record{}, err
 		}
 	}
@@ -194,32 +199,35 @@ func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
 		return err
 	}
 	n.gen = scru64.NewGeneratorWithCounterMode(spec, cfg.CounterMode)
-	if err := n.renewBeforeMinting(ctx); err != nil {
+	left, err := n.renew(ctx)
+	if err != nil {
 		return err
+	}
+	if left <= 0 {
+		return n.lostError("the lease expired before the first ID (a long race for a node ID?)", false)
 	}
 	mono := clock.Mono()
 	n.pace = pace{tick: n.clock.MillisAt(mono) >> 8, mono: mono}
 	return n.raiseBound(ctx, true)
 }
 
-// renewBeforeMinting renews the lease while no ID has been minted under
-// it, so the deadline may be set outright. A lease that has expired took
-// any holder key with it: the node ID is lost.
-func (n *Node) renewBeforeMinting(ctx context.Context) error {
+// renew renews the lease while no ID has been minted under it, so the
+// deadline may be set outright, and returns the TTL left: 0 if the lease
+// has expired, taking any holder key with it.
+func (n *Node) renew(ctx context.Context) (left int64, err error) {
 	sent := clock.Mono()
 	left, h, err := n.store.KeepAliveOnce(ctx, n.lease)
 	if err != nil {
-		return &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
+		return 0, &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
 	}
 	if err := n.observeCluster(h); err != nil {
-		return err
+		return 0, err
 	}
-	if left <= 0 {
-		return n.lostError("the lease expired before the first ID (a long race for a node ID?)", false)
+	if left > 0 {
+		d := time.Duration(left) * time.Second
+		n.limits.Store(&limits{deadline: sent + int64(d-Margin(d)), changed: make(chan struct{})})
 	}
-	d := time.Duration(left) * time.Second
-	n.limits.Store(&limits{deadline: sent + int64(d-Margin(d)), changed: make(chan struct{})})
-	return nil
+	return left, nil
 }
 
 // specAfter returns the node spec that continues after the record read by

@@ -145,12 +145,17 @@ func writeFarRecord(t *testing.T, srv *server, prefix string, size uint8, ahead 
 
 // TestGenerateOrSleepDoesNotWaitADaySilently: the record of the node ID
 // taken is a day ahead of the clock. GenerateOrSleep must not sleep for a
-// day: it returns at once an error matching ErrClockRollback.
+// day: it returns at once a *RollbackError (matching ErrClockRollback) that
+// says how long the wait is, as Generate does and ClockWait tells.
 func TestGenerateOrSleepDoesNotWaitADaySilently(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
 		srv := startServer(t)
-		writeFarRecord(t, srv, "/far/", 8, 24*time.Hour)
+		far := writeFarRecord(t, srv, "/far/", 8, 24*time.Hour)
 		n := acquire(t, open(srv.endpoint), nodelease.Config{Prefix: "/far/"})
+		want := 24*time.Hour - scru64.DefaultRollbackAllowance*time.Millisecond
+		if wait := n.ClockWait(); wait < want-5*time.Second || wait > want {
+			t.Errorf("ClockWait = %v, want about %v", wait, want)
+		}
 		type result struct {
 			id  scru64.ID
 			err error
@@ -162,13 +167,39 @@ func TestGenerateOrSleepDoesNotWaitADaySilently(t *testing.T) {
 		}()
 		select {
 		case r := <-got:
-			if !errors.Is(r.err, scru64.ErrClockRollback) {
-				t.Fatalf("GenerateOrSleep = %v, %v; want an error matching ErrClockRollback", r.id, r.err)
+			var behind *nodelease.RollbackError
+			if !errors.Is(r.err, scru64.ErrClockRollback) || !errors.As(r.err, &behind) {
+				t.Fatalf("GenerateOrSleep = %v, %v; want a *RollbackError", r.id, r.err)
+			}
+			if behind.Last < far || behind.Wait < want-5*time.Second || behind.Wait > want || behind.NodeID != 0 {
+				t.Fatalf("GenerateOrSleep: %+v; want the wait for the record %v, about %v", behind, far, want)
 			}
 			t.Logf("GenerateOrSleep: %v", r.err)
 		case <-time.After(2 * time.Second):
 			closeSoon(n)
 			t.Fatal("GenerateOrSleep still waits, silently, 2 s into a wait of a day")
+		}
+		if _, err := n.Generate(); !errors.As(err, new(*nodelease.RollbackError)) {
+			t.Fatalf("Generate: %v, want a *RollbackError", err)
+		}
+	})
+}
+
+// TestGenerateOrSleepWaitsAFewSeconds: a record 13 s ahead of the clock is
+// a wait of about 3 s, within MaxSleep: GenerateOrSleep sleeps through it
+// and returns an ID above the record.
+func TestGenerateOrSleepWaitsAFewSeconds(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		far := writeFarRecord(t, srv, "/near/", 8, 13*time.Second)
+		n := acquire(t, open(srv.endpoint), nodelease.Config{Prefix: "/near/"})
+		start := time.Now()
+		id, err := n.GenerateOrSleep()
+		if err != nil || id <= far {
+			t.Fatalf("GenerateOrSleep = %v, %v; want an ID above %v", id, err, far)
+		}
+		if d := time.Since(start); d < time.Second || d > 6*time.Second {
+			t.Fatalf("GenerateOrSleep took %v, want about 3 s", d)
 		}
 	})
 }
@@ -259,7 +290,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 
 // TestEtcdRestartWithItsData restarts etcd on its data directory twice
 // while two nodes mint, one of them through a proxy that delays every
-// request by 50 ms: the nodes ride out each short stop or fail closed, and
+// request by 50 ms and later drops its connections: the nodes ride out each short stop or fail closed, and
 // after they close, the next holders of their node IDs mint above them.
 func TestEtcdRestartWithItsData(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
@@ -279,6 +310,8 @@ func TestEtcdRestartWithItsData(t *testing.T) {
 			time.Sleep(time.Second)
 			srv.restart("")
 		}
+		time.Sleep(time.Second)
+		px.dropConnections() // a load balancer restarting: clients reconnect
 		time.Sleep(time.Second)
 		for i, n := range nodes {
 			closeSoon(n)
@@ -343,4 +376,34 @@ func clusterID(t *testing.T, srv *server) uint64 {
 		t.Fatal(err)
 	}
 	return resp.Header.ClusterId
+}
+
+// TestStalledLinkFailsClosedThenHandsOver stalls the link between a node
+// and etcd for longer than the TTL: the node stops minting before its lease
+// can expire; then the link delivers everything it held (late keep-alives
+// and writes among them), and a new holder, after the lease expired, mints
+// above every ID of the old one.
+func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		var led ledger
+		n := acquire(t, open(viaProxy), nodelease.Config{TTL: shortTTL})
+		done := minting(n, led.holderOf("stalled", n))
+		time.Sleep(300 * time.Millisecond)
+		px.pause()
+		stalled := time.Now()
+		if err := <-done; !errors.Is(err, nodelease.ErrLeaseLost) {
+			t.Fatalf("stalled node: %v, want ErrLeaseLost", err)
+		}
+		if d := time.Since(stalled); d >= shortTTL {
+			t.Fatalf("the stalled node stopped %v after the stall, not before the TTL (%v)", d, shortTTL)
+		}
+		time.Sleep(shortTTL) // the lease expires unless a late keep-alive renewed it
+		px.resume()
+		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
+			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID(), Wall: shifted(-3 * time.Second)}, 3*shortTTL)
+		led.holderOf("next", next).add(mint(t, next, 1000)...)
+		led.check(t)
+	})
 }
