@@ -46,11 +46,13 @@ var _ nodelease.Store = (*Store)(nil)
 //
 // Moving on to the next endpoint after a transport error may send a
 // request twice, once to a server that applied it without answering. Each
-// request of the protocol tolerates that: keep-alives, revocations,
-// listings and record writes are idempotent; a repeated acquire
-// transaction finds its own holder key and reports the node ID taken, so
-// Acquire takes another and the first goes free with the lease; a
-// repeated grant leaves an unused lease that expires after its TTL.
+// request of the protocol tolerates that: keep-alives, revocations and
+// listings are idempotent; a second copy of a record write fails its
+// fence (the record's mod revision has moved), and the node finds its
+// first copy applied at its next write; a repeated acquire transaction
+// finds its own holder key and reports the node ID taken, so Acquire takes
+// another and the first goes free with the lease; a repeated grant leaves
+// an unused lease that expires after its TTL.
 func New(endpoints []string, client *http.Client) (*Store, error) {
 	if len(endpoints) == 0 {
 		return nil, fmt.Errorf("etcdhttp: no endpoint")

@@ -77,15 +77,16 @@ func Acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	found, err := n.take(ctx, cfg)
-	if err != nil {
-		n.cleanUp(ctx)
-		return nil, err
+	if err == nil {
+		err = n.start(ctx, cfg, found)
 	}
-	if err := n.start(ctx, cfg, found); err != nil {
-		if restoreErr := n.restoreRecord(ctx, found); restoreErr != nil {
-			err = fmt.Errorf("%w; and the continuity record could not be put back: %w", err, restoreErr)
+	if err != nil {
+		cleanup, cancel := detached(ctx)
+		defer cancel()
+		if restoreErr := n.restoreRecord(cleanup, found); restoreErr != nil {
+			err = fmt.Errorf("%w; and the continuity record could not be put back (it may stay up to a lead, 5.12 s, ahead, which is safe): %w", err, restoreErr)
 		}
-		n.cleanUp(ctx)
+		n.revoke(cleanup)
 		return nil, err
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
@@ -120,7 +121,9 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 	}
 	n.lease = lease
 	if granted < 1 {
-		n.cleanUp(ctx)
+		cleanup, cancel := detached(ctx)
+		defer cancel()
+		n.revoke(cleanup)
 		return &StoreError{Op: "granting a lease", Err: fmt.Errorf("etcd granted lease %x a TTL of %d seconds", lease, granted)}
 	}
 	n.ttl = time.Duration(granted) * time.Second
@@ -246,24 +249,30 @@ func (n *Node) specAfter(found Record) (scru64.NodeSpec, error) {
 // restoreRecord leaves the record of a failed Acquire as the acquire
 // transaction found it, if this Acquire may have written it: fenced, so
 // only while it holds the node ID and the record is still its own write.
+// (A record that was absent is deleted again; a copy of the first write
+// that the network delivers between that delete and the revocation of the
+// lease would find the fence open again and leave the record a lead ahead:
+// safe, and a window of one request.)
 func (n *Node) restoreRecord(ctx context.Context, found Record) error {
-	if n.recordKey == "" || (n.fence.revision == found.ModRevision && len(n.fence.pending) == 0) {
+	if n.gen == nil || (n.fence.revision == found.ModRevision && len(n.fence.pending) == 0) {
 		return nil // never written
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
 	return n.writeRecord(ctx, found.Value, !found.Exists())
 }
 
-// cleanUp revokes the lease of a failed [Acquire], with a context of its
-// own so that a cancelled Acquire still cleans up.
-func (n *Node) cleanUp(ctx context.Context) {
-	if n.lease == 0 {
-		return
+// detached returns a context for cleaning up after a failed Acquire: not
+// cancelled with ctx, so that a cancelled Acquire still cleans up, and
+// bounded by cleanupTimeout in all.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+}
+
+// revoke revokes the lease of a failed [Acquire]; if that fails, the lease
+// expires after its TTL.
+func (n *Node) revoke(ctx context.Context) {
+	if n.lease != 0 {
+		_ = n.store.Revoke(ctx, n.lease)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
-	_ = n.store.Revoke(ctx, n.lease)
 }
 
 // freeNodeIDs lists the holder keys in lo..hi and returns up to listBatch

@@ -125,6 +125,9 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 		case <-wait.C:
 		}
 		wait.Stop()
+		if lim = n.limits.Load(); lim.err != nil {
+			return 0, lim.err // closed or lost while waiting: no need to mint
+		}
 		var millis uint64
 		millis, mono = n.clock.MillisMono()
 		id, err = n.gen.GenerateOrAbortCore(millis, scru64.DefaultRollbackAllowance)
@@ -151,7 +154,7 @@ func (n *Node) rollbackError() *RollbackError {
 // scru64.DefaultRollbackAllowance of the last ID. A caller about to mint
 // can tell its user what it waits for.
 func (n *Node) ClockWait() time.Duration {
-	if n == nil || n.gen == nil {
+	if n == nil || n.gen == nil || n.limits.Load().err != nil {
 		return 0
 	}
 	last := n.gen.NodeSpec().NodePrev().Timestamp()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -84,6 +85,38 @@ func TestFailedAcquireLeavesTheRecord(t *testing.T) {
 		if id, err := n.Generate(); err != nil {
 			t.Fatalf("after 23 failed Acquires: Generate = %v, %v", id, err)
 		}
+	})
+}
+
+// TestFailedAcquireSaysWhenTheRecordStaysAhead: Acquire's first record
+// write is applied but not answered, and then etcd becomes unreachable, so
+// the record cannot be put back. Acquire gives up on that within its
+// cleanup bound (2 s past its context) and says so in its error.
+func TestFailedAcquireSaysWhenTheRecordStaysAhead(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		cfg := nodelease.Config{Prefix: "/stays-ahead/", TTL: steadyTTL}
+		lost := px.addRule(&rule{match: recordTxn(recordKeyOf(cfg.Prefix, 0)), action: loseAnswer, skip: 1, count: 1})
+		go func() {
+			lost.waitMatched(t, 1, 10*time.Second)
+			px.cut.Store(true)
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		n, err := nodelease.Acquire(ctx, open(viaProxy), withDefaults(cfg))
+		if err == nil {
+			closeSoon(n)
+			t.Fatal("Acquire succeeded although its first record write was not answered")
+		}
+		if d := time.Since(start); d > 500*time.Millisecond+2*time.Second+500*time.Millisecond {
+			t.Errorf("Acquire took %v to fail, more than its context and the 2 s cleanup bound", d)
+		}
+		if !strings.Contains(err.Error(), "could not be put back") {
+			t.Fatalf("Acquire: %v; want it to say that the record could not be put back", err)
+		}
+		t.Log(err)
 	})
 }
 
@@ -181,6 +214,12 @@ func TestGenerateOrSleepDoesNotWaitADaySilently(t *testing.T) {
 		}
 		if _, err := n.Generate(); !errors.As(err, new(*nodelease.RollbackError)) {
 			t.Fatalf("Generate: %v, want a *RollbackError", err)
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if wait := n.ClockWait(); wait != 0 {
+			t.Fatalf("ClockWait after Close = %v, want 0", wait)
 		}
 	})
 }
@@ -403,6 +442,43 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 		px.resume()
 		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
 			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID(), Wall: shifted(-3 * time.Second)}, 3*shortTTL)
+		led.holderOf("next", next).add(mint(t, next, 1000)...)
+		led.check(t)
+	})
+}
+
+// TestLostAnswersOfBoundWritesAreAdopted: two writes of the record in a
+// row are applied by etcd but their answers never come. The node must
+// find at its next write that one of them applied, take it as its own and
+// go on minting; Close then stores the exact last ID.
+func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		direct := newClient(t, srv.endpoint)
+		var led ledger
+		n := acquire(t, open(viaProxy), nodelease.Config{})
+		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
+		lost := px.addRule(&rule{match: recordTxn(key), action: loseAnswer, count: 2})
+		h := led.holderOf("first", n)
+		done := minting(n, h)
+		lost.waitMatched(t, 2, 20*time.Second)
+		time.Sleep(3 * time.Second) // the next write finds them
+		select {
+		case err := <-done:
+			t.Fatalf("the node stopped: %v", err)
+		default:
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		// The last ID may be one that Generate minted past the bound and
+		// dropped while the writes hung: never returned, above all that were.
+		if record, _ := readRecord(t, direct, key); record < h.max() || record > n.NodeSpec().NodePrev() {
+			t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.max(), n.NodeSpec().NodePrev())
+		}
+		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
 		led.holderOf("next", next).add(mint(t, next, 1000)...)
 		led.check(t)
 	})
