@@ -483,3 +483,35 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 		led.check(t)
 	})
 }
+
+// TestCloseIsBoundedByItsContext: behind a partition, Close returns as soon
+// as its context ends, before and after the lease is lost, so that a
+// process told to stop (SIGINT) stops at once; the node ID is then free
+// when the lease expires.
+func TestCloseIsBoundedByItsContext(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		for _, lostFirst := range []bool{false, true} {
+			px, viaProxy := startProxy(t, srv.endpoint)
+			n := acquire(t, open(viaProxy), nodelease.Config{TTL: shortTTL})
+			mint(t, n, 10)
+			px.cut.Store(true)
+			if lostFirst {
+				waitDone(t, n, 2*shortTTL)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			start := time.Now()
+			err := n.Close(ctx)
+			cancel()
+			if d := time.Since(start); d > time.Second {
+				t.Fatalf("Close behind a partition (lease lost first: %v) took %v with a 300 ms context", lostFirst, d)
+			}
+			if err == nil {
+				t.Fatalf("Close behind a partition (lease lost first: %v) reported no error", lostFirst)
+			}
+			if _, err := n.Generate(); !errors.Is(err, nodelease.ErrClosed) {
+				t.Fatalf("Generate after Close: %v, want ErrClosed", err)
+			}
+		}
+	})
+}
