@@ -298,7 +298,12 @@ func (p *proxy) deliverHeld(r *rule) error {
 // act applies r to a request whose delivery on a fresh connection is
 // deliver, and reports whether the request is also passed on as usual.
 func (p *proxy) act(r *rule, deliver func() error) (passOn bool) {
-	defer func() { r.matched <- struct{}{} }()
+	defer func() {
+		select {
+		case r.matched <- struct{}{}:
+		default: // nobody waits for that many: acted is counted anyway
+		}
+	}()
 	switch r.action {
 	case hold:
 		r.mu.Lock()
