@@ -74,39 +74,47 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 			n.fence.pending = append(n.fence.pending, pendingWrite{value, del})
 			return &StoreError{Op: "writing the continuity record " + strconv.Quote(n.recordKey), Err: err}
 		}
-		if err := n.observe(res.Header, floor); err != nil {
-			return err
-		}
+		// A revision that went back ends the node, but a record found
+		// rewound below is still repaired first.
+		rewound := n.observe(res.Header, floor)
 		if res.Written {
+			if rewound != nil {
+				return rewound
+			}
 			n.fence = fence{revision: res.Header.Revision, value: value}
 			if del {
 				n.fence = fence{}
 			}
 			return nil
 		}
-		switch {
-		case res.HolderLease != n.lease:
-			return n.lost("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
-		case res.RealmCreateRevision != n.realm.createRevision:
-			return n.lost("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
-				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
-		case n.adopt(res.Record):
-			continue // a lost answer's write had applied: write again on top of it
-		}
 		found := "absent"
 		if res.Record.Exists() {
 			found = strconv.Quote(res.Record.Value)
 		}
-		if !res.Record.Exists() || res.Record.Value < n.fence.value {
-			// The record went back below this node's own last write:
-			// etcd rewound it. Put it back up, so that the node ID's next
+		var lost error
+		switch {
+		case res.HolderLease != n.lease:
+			lost = n.lost("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
+		case res.RealmCreateRevision != n.realm.createRevision:
+			lost = n.lost("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
+				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
+		case rewound == nil && n.adopt(res.Record):
+			continue // a lost answer's write had applied: write again on top of it
+		case !res.Record.Exists() || res.Record.Value < n.fence.value:
+			// The record went back below this node's own last write: etcd
+			// rewound it. Put it back up, so that the node ID's next
 			// holder starts after this node's IDs, and stop.
 			n.repair(ctx, res.Record)
-			return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
+			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
 				strconv.Quote(n.fence.value)+" to "+found, true)
+		default:
+			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
+				" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
 		}
-		return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
-			" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
+		if rewound != nil {
+			return rewound // the node's error: the first found
+		}
+		return lost
 	}
 	return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" changed twice under one write", true)
 }

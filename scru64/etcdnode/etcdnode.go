@@ -21,14 +21,16 @@
 //     before the lease can expire on the server. From then on every
 //     generate call returns an error matching [ErrLeaseLost] and
 //     [Node.Done] is closed.
-//   - Speed: minting costs what [scru64.Generator.Generate] costs plus one
-//     atomic load; it neither calls etcd nor allocates.
+//   - Speed: minting an ID costs what [scru64.Generator.Generate] costs plus
+//     one atomic load; it neither calls etcd nor allocates.
 //
 // What voids uniqueness is etcd losing or rewinding data (a member restarted
 // on an empty data directory, a restore from an old backup): between the
 // loss and a node's next request to etcd, another node may take its node
-// ID. A node notices at that request and stops with an error matching
-// [ErrDataLoss]. The guide at
+// ID. A node stops at that request: with an error matching [ErrLeaseLost]
+// when etcd has forgotten its lease, and matching [ErrDataLoss] too where it
+// can tell that etcd went back (its record or the revision went back). The
+// guide at
 // https://github.com/fastid/scru128/blob/main/docs/fleet.md says which
 // failures are safe and which are not; the protocol, with the proofs and
 // its figures (keys, deadlines, margins, the lead of the high-water mark),
@@ -116,20 +118,23 @@ const (
 )
 
 // Option configures Acquire.
-type Option func(*nodelease.Config)
+type Option func(*options)
+
+// options is what the options set: the protocol's config.
+type options struct{ cfg nodelease.Config }
 
 // WithPrefix sets the key prefix under which node IDs are leased (default
 // [DefaultPrefix]). Nodes under one prefix form one realm: one node ID size,
 // node IDs unique among them. An empty prefix is an error.
 func WithPrefix(prefix string) Option {
-	return func(c *nodelease.Config) { c.Prefix = prefix }
+	return func(o *options) { o.cfg.Prefix = prefix }
 }
 
 // WithNodeIDSize sets the node ID size in bits, 1 to 23 (default
 // [DefaultNodeIDSize]): 2^size nodes can each mint 2^(24-size) IDs per
 // 256-ms tick before borrowing from the next tick.
 func WithNodeIDSize(size uint8) Option {
-	return func(c *nodelease.Config) { c.NodeIDSize = size }
+	return func(o *options) { o.cfg.NodeIDSize = size }
 }
 
 // WithTTL sets the lease's time to live, a whole number of seconds, at
@@ -138,14 +143,14 @@ func WithNodeIDSize(size uint8) Option {
 // after about TTL; a node that loses contact with etcd stops minting after
 // about 0.9 TTL - 250 ms.
 func WithTTL(ttl time.Duration) Option {
-	return func(c *nodelease.Config) { c.TTL = ttl }
+	return func(o *options) { o.cfg.TTL = ttl }
 }
 
 // WithNodeIDRange limits Acquire to node IDs min..max (inclusive), which
 // must fit the node ID size; Acquire takes the lowest free one, or returns
 // [ErrNoFreeNodeID].
 func WithNodeIDRange(min, max uint32) Option {
-	return func(c *nodelease.Config) { c.HasRange, c.MinNodeID, c.MaxNodeID = true, min, max }
+	return func(o *options) { o.cfg.HasRange, o.cfg.MinNodeID, o.cfg.MaxNodeID = true, min, max }
 }
 
 // WithNodeID makes Acquire take exactly this node ID, or return
@@ -157,13 +162,13 @@ func WithNodeID(id uint32) Option { return WithNodeIDRange(id, id) }
 // followed with the monotonic clock in between. The lease deadline always
 // runs on the process's monotonic clock.
 func WithClock(now func() time.Time) Option {
-	return func(c *nodelease.Config) { c.Wall = now }
+	return func(o *options) { o.cfg.Wall = now }
 }
 
 // WithCounterMode sets the generator's counter mode (see
 // [scru64.NewGeneratorWithCounterMode]; nil means its default).
 func WithCounterMode(mode scru64.CounterMode) Option {
-	return func(c *nodelease.Config) { c.CounterMode = mode }
+	return func(o *options) { o.cfg.CounterMode = mode }
 }
 
 // optionNames is the one place that names a rejected value as this
@@ -205,18 +210,18 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 // that whatever ctx says (if the record cannot be put back, the error says
 // so). ctx bounds Acquire only, not the Node's life.
 func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Node, error) {
-	cfg := nodelease.DefaultConfig()
+	o := options{cfg: nodelease.DefaultConfig()}
 	for i, opt := range opts {
 		if opt == nil {
 			return nil, &OptionError{Option: "Acquire", Reason: "option " + strconv.Itoa(i) + " is nil"}
 		}
-		opt(&cfg)
+		opt(&o)
 	}
 	var s nodelease.Store
 	if client != nil {
 		s = store{client}
 	}
-	core, err := nodelease.Acquire(ctx, s, cfg)
+	core, err := nodelease.Acquire(ctx, s, o.cfg)
 	if oe := (*OptionError)(nil); errors.As(err, &oe) {
 		oe.Option = optionNames[oe.Field]
 	}

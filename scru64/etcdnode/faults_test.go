@@ -246,7 +246,8 @@ func TestGenerateOrSleepWaitsAFewSeconds(t *testing.T) {
 // TestRestoredBackupStopsTheNode: etcd is restored from a backup taken a
 // few seconds earlier, while a node mints; its record goes back to an old
 // value, below IDs the node issued since. The node must notice and stop
-// minting with an error.
+// minting with an error matching ErrDataLoss, after putting its record
+// back above its IDs, so that the node ID's next holder mints above them.
 func TestRestoredBackupStopsTheNode(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
 		srv := startServer(t)
@@ -260,10 +261,22 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 		srv.restart(backup)
 		select {
 		case err := <-done:
+			if !errors.Is(err, nodelease.ErrDataLoss) || !errors.Is(err, nodelease.ErrLeaseLost) {
+				t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss and ErrLeaseLost", err)
+			}
 			t.Logf("the node stopped: %v", err)
 		case <-time.After(2 * steadyTTL):
 			t.Fatal("the node still mints after etcd went back to an old backup")
 		}
+		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
+		if record, _ := readRecord(t, newClient(t, srv.endpoint), key); record < h.max() {
+			t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
+		}
+		closeSoon(n)
+		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
+			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 2*steadyTTL)
+		led.holderOf("next", next).add(mint(t, next, 1000)...)
+		led.check(t)
 	})
 }
 
