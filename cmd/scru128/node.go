@@ -5,6 +5,7 @@ package main
 // leasedNode), and what each must do so that no run repeats another's IDs.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -387,6 +388,13 @@ type leasedNode struct {
 	finished chan struct{}
 }
 
+// etcdFlagOf names the flag that sets each field of nodelease.Config that
+// gen -etcd sets; errors in the others are -etcd's.
+var etcdFlagOf = map[nodelease.Field]string{
+	nodelease.FieldPrefix:     "-etcd-prefix",
+	nodelease.FieldNodeIDSize: "-etcd-size",
+}
+
 // acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
 // an exit status after reporting an error, or at once on a signal.
 func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
@@ -394,18 +402,8 @@ func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
 	if err != nil {
 		return nil, usageFailure(e, "gen", "-etcd: "+reason(err))
 	}
-	var cfg nodelease.Config
-	cfg.SetPrefix(*flags.etcdPrefix)
-	cfg.SetNodeIDSize(uint8(*flags.etcdSize))
-	flagOf := func(field string) string {
-		switch field {
-		case "Prefix":
-			return "-etcd-prefix"
-		case "NodeIDSize":
-			return "-etcd-size"
-		}
-		return "-etcd"
-	}
+	cfg := nodelease.DefaultConfig()
+	cfg.Prefix, cfg.NodeIDSize = *flags.etcdPrefix, uint8(*flags.etcdSize)
 	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
 	defer cancel()
 	type result struct {
@@ -414,7 +412,7 @@ func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
 	}
 	acquired := make(chan result, 1)
 	go func() {
-		n, err := nodelease.Acquire(ctx, store, cfg, flagOf)
+		n, err := nodelease.Acquire(ctx, store, cfg)
 		acquired <- result{n, err}
 	}()
 	var r result
@@ -426,11 +424,19 @@ func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
 		// expires after its TTL.
 		return nil, stop.status()
 	}
+	if oe := (*nodelease.OptionError)(nil); errors.As(r.err, &oe) {
+		oe.Option = cmp.Or(etcdFlagOf[oe.Field], "-etcd")
+	}
 	if errors.Is(r.err, nodelease.ErrInvalidOption) || errors.Is(r.err, nodelease.ErrRealmMismatch) {
 		return nil, usageFailure(e, "gen", reason(r.err))
 	}
 	if r.err != nil {
 		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %s", reason(r.err)))
+	}
+	if wait := r.node.ClockWait(); wait > 0 {
+		last := r.node.NodeSpec().NodePrev()
+		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
+			wait.Round(time.Second), r.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
 	}
 	n := &leasedNode{node: r.node, stop: stop, closed: make(chan error, 1), finished: make(chan struct{})}
 	go func() {

@@ -46,11 +46,13 @@ var _ nodelease.Store = (*Store)(nil)
 //
 // Moving on to the next endpoint after a transport error may send a
 // request twice, once to a server that applied it without answering. Each
-// request of the protocol tolerates that: keep-alives, revocations,
-// listings and record writes are idempotent; a repeated acquire
-// transaction finds its own holder key and reports the node ID taken, so
-// Acquire takes another and the first goes free with the lease; a
-// repeated grant leaves an unused lease that expires after its TTL.
+// request of the protocol tolerates that: keep-alives, revocations and
+// listings are idempotent; a second copy of a record write fails its
+// fence (the record's mod revision has moved), and the node finds its
+// first copy applied at its next write; a repeated acquire transaction
+// finds its own holder key and reports the node ID taken, so Acquire takes
+// another and the first goes free with the lease; a repeated grant leaves
+// an unused lease that expires after its TTL.
 func New(endpoints []string, client *http.Client) (*Store, error) {
 	if len(endpoints) == 0 {
 		return nil, fmt.Errorf("etcdhttp: no endpoint")
@@ -164,14 +166,50 @@ func unb64(s string) (string, error) {
 	return string(b), err
 }
 
+// uint64s are unsigned 64-bit integers as decimal strings.
+type uint64s string
+
+// responseHeader is etcdserverpb.ResponseHeader as JSON.
+type responseHeader struct {
+	ClusterID uint64s `json:"cluster_id"`
+	Revision  int64s  `json:"revision"`
+}
+
+// header returns h as a nodelease.Header.
+func (h *responseHeader) header() (nodelease.Header, error) {
+	var cluster uint64
+	if h.ClusterID != "" {
+		var err error
+		if cluster, err = strconv.ParseUint(string(h.ClusterID), 10, 64); err != nil {
+			return nodelease.Header{}, fmt.Errorf("etcdhttp: cluster_id %q: %w", h.ClusterID, err)
+		}
+	}
+	rev, err := h.Revision.value()
+	if err != nil {
+		return nodelease.Header{}, fmt.Errorf("etcdhttp: revision %q: %w", h.Revision, err)
+	}
+	return nodelease.Header{ClusterID: cluster, Revision: rev}, nil
+}
+
 // keyValue is mvccpb.KeyValue as JSON.
 type keyValue struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key            string `json:"key"`
+	Value          string `json:"value"`
+	CreateRevision int64s `json:"create_revision"`
+	ModRevision    int64s `json:"mod_revision"`
+	Lease          int64s `json:"lease"`
 }
 
 type rangeResponse struct {
 	Kvs []keyValue `json:"kvs"`
+}
+
+// first returns r's first key-value pair, or the zero one if there is none.
+func (r *rangeResponse) first() keyValue {
+	if r == nil || len(r.Kvs) == 0 {
+		return keyValue{}
+	}
+	return r.Kvs[0]
 }
 
 // firstValue returns the decoded value of r's first key, whether there was
@@ -184,12 +222,23 @@ func (r *rangeResponse) firstValue() (string, bool, error) {
 	return v, true, err
 }
 
+// record returns r's first key as a continuity record.
+func (r *rangeResponse) record() (nodelease.Record, error) {
+	value, _, err := r.firstValue()
+	if err != nil {
+		return nodelease.Record{}, err
+	}
+	rev, err := r.first().ModRevision.value()
+	return nodelease.Record{Value: value, ModRevision: rev}, err
+}
+
 type compare struct {
 	Key            string `json:"key"`
 	Result         string `json:"result"`
 	Target         string `json:"target"`
 	Value          string `json:"value,omitempty"`
 	CreateRevision int64s `json:"create_revision,omitempty"`
+	ModRevision    int64s `json:"mod_revision,omitempty"`
 	Lease          int64s `json:"lease,omitempty"`
 }
 
@@ -223,18 +272,24 @@ type txnRequest struct {
 }
 
 type txnResponse struct {
-	Succeeded bool `json:"succeeded"`
+	Header    responseHeader `json:"header"`
+	Succeeded bool           `json:"succeeded"`
 	Responses []struct {
 		Range *rangeResponse `json:"response_range"`
 	} `json:"responses"`
 }
 
-func (s *Store) txn(ctx context.Context, req txnRequest) (*txnResponse, error) {
+// txn runs a transaction and returns its answer and the answer's header.
+func (s *Store) txn(ctx context.Context, req txnRequest) (*txnResponse, nodelease.Header, error) {
 	var resp txnResponse
 	if err := s.post(ctx, "/v3/kv/txn", req, &resp); err != nil {
-		return nil, err
+		return nil, nodelease.Header{}, err
 	}
-	return &resp, nil
+	h, err := resp.Header.header()
+	if err != nil {
+		return nil, nodelease.Header{}, err
+	}
+	return &resp, h, nil
 }
 
 // rangeAt returns the range response of the i-th operation, or an error
@@ -273,10 +328,11 @@ func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 // KeepAliveOnce implements nodelease.Store: one request on the
 // /v3/lease/keepalive stream, whose answer is a stream of {"result": ...}
 // objects; the first is the renewal.
-func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, error) {
+func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
 	var resp struct {
 		Result struct {
-			TTL int64s `json:"TTL"`
+			Header responseHeader `json:"header"`
+			TTL    int64s         `json:"TTL"`
 		} `json:"result"`
 		Error *struct {
 			Code    int    `json:"code"`
@@ -286,18 +342,23 @@ func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, error) {
 	err := s.post(ctx, "/v3/lease/keepalive", map[string]int64s{"ID": i64(lease)}, &resp)
 	var e *Error
 	if errors.As(err, &e) && e.Code == codeNotFound {
-		return 0, nil
+		return 0, nodelease.Header{}, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, nodelease.Header{}, err
 	}
 	if resp.Error != nil {
 		if resp.Error.Code == codeNotFound {
-			return 0, nil
+			return 0, nodelease.Header{}, nil
 		}
-		return 0, &Error{HTTPStatus: http.StatusOK, Code: resp.Error.Code, Message: resp.Error.Message}
+		return 0, nodelease.Header{}, &Error{HTTPStatus: http.StatusOK, Code: resp.Error.Code, Message: resp.Error.Message}
 	}
-	return resp.Result.TTL.value() // absent (0) when the lease is gone
+	h, err := resp.Result.Header.header()
+	if err != nil {
+		return 0, nodelease.Header{}, err
+	}
+	ttl, err := resp.Result.TTL.value() // absent (0) when the lease is gone
+	return ttl, h, err
 }
 
 // Revoke implements nodelease.Store: POST /v3/lease/revoke; a lease that
@@ -313,30 +374,30 @@ func (s *Store) Revoke(ctx context.Context, lease int64) error {
 }
 
 // PutIfAbsent implements nodelease.Store with one transaction.
-func (s *Store) PutIfAbsent(ctx context.Context, key, value string) (string, error) {
-	resp, err := s.txn(ctx, txnRequest{
+func (s *Store) PutIfAbsent(ctx context.Context, key, value string) (string, nodelease.Header, error) {
+	resp, h, err := s.txn(ctx, txnRequest{
 		Compare: []compare{{Key: b64(key), Result: "EQUAL", Target: "CREATE", CreateRevision: "0"}},
 		Success: []requestOp{{Put: &putRequest{Key: b64(key), Value: b64(value)}}},
 		Failure: []requestOp{{Range: &rangeRequest{Key: b64(key)}}},
 	})
 	if err != nil {
-		return "", err
+		return "", h, err
 	}
 	if resp.Succeeded {
-		return value, nil
+		return value, h, nil
 	}
 	r, err := resp.rangeAt(0)
 	if err != nil {
-		return "", err
+		return "", h, err
 	}
 	current, _, err := r.firstValue()
-	return current, err
+	return current, h, err
 }
 
 // Acquire implements nodelease.Store with the one transaction its doc
 // states.
 func (s *Store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (nodelease.AcquireResult, error) {
-	resp, err := s.txn(ctx, txnRequest{
+	resp, h, err := s.txn(ctx, txnRequest{
 		Compare: []compare{
 			{Key: b64(req.RealmKey), Result: "EQUAL", Target: "VALUE", Value: b64(req.RealmValue)},
 			{Key: b64(req.HolderKey), Result: "EQUAL", Target: "CREATE", CreateRevision: "0"},
@@ -344,6 +405,7 @@ func (s *Store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (node
 		Success: []requestOp{
 			{Put: &putRequest{Key: b64(req.HolderKey), Value: b64(req.HolderValue), Lease: i64(req.Lease)}},
 			{Range: &rangeRequest{Key: b64(req.RecordKey)}},
+			{Range: &rangeRequest{Key: b64(req.RealmKey), KeysOnly: true}},
 		},
 		Failure: []requestOp{{Range: &rangeRequest{Key: b64(req.RealmKey)}}},
 	})
@@ -356,44 +418,57 @@ func (s *Store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (node
 			return nodelease.AcquireResult{}, err
 		}
 		realm, _, err := r.firstValue()
-		return nodelease.AcquireResult{RealmValue: realm}, err
+		return nodelease.AcquireResult{Header: h, RealmValue: realm}, err
 	}
-	r, err := resp.rangeAt(1)
-	if err != nil {
+	recordRange, err1 := resp.rangeAt(1)
+	realmRange, err2 := resp.rangeAt(2)
+	if err := errors.Join(err1, err2); err != nil {
 		return nodelease.AcquireResult{}, err
 	}
-	record, has, err := r.firstValue()
-	return nodelease.AcquireResult{Acquired: true, Record: record, HasRecord: has}, err
+	record, err1 := recordRange.record()
+	realmRev, err2 := realmRange.first().CreateRevision.value()
+	return nodelease.AcquireResult{Header: h, Acquired: true, Record: record, RealmCreateRevision: realmRev},
+		errors.Join(err1, err2)
 }
 
-// holderCompare is the guard of the record writes: the holder key is
-// attached to lease.
-func holderCompare(holderKey string, lease int64) compare {
-	return compare{Key: b64(holderKey), Result: "EQUAL", Target: "LEASE", Lease: i64(lease)}
-}
-
-// PutIfHolder implements nodelease.Store with one guarded transaction.
-func (s *Store) PutIfHolder(ctx context.Context, holderKey string, lease int64, recordKey, value string) (bool, error) {
-	resp, err := s.txn(ctx, txnRequest{
-		Compare: []compare{holderCompare(holderKey, lease)},
-		Success: []requestOp{{Put: &putRequest{Key: b64(recordKey), Value: b64(value)}}},
+// WriteRecord implements nodelease.Store with the one fenced transaction
+// its doc states.
+func (s *Store) WriteRecord(ctx context.Context, w nodelease.RecordWrite) (nodelease.RecordResult, error) {
+	write := requestOp{Put: &putRequest{Key: b64(w.RecordKey), Value: b64(w.Value)}}
+	if w.Delete {
+		write = requestOp{Delete: &deleteRequest{Key: b64(w.RecordKey)}}
+	}
+	resp, h, err := s.txn(ctx, txnRequest{
+		Compare: []compare{
+			{Key: b64(w.HolderKey), Result: "EQUAL", Target: "LEASE", Lease: i64(w.Lease)},
+			{Key: b64(w.RecordKey), Result: "EQUAL", Target: "MOD", ModRevision: i64(w.ModRevision)},
+			{Key: b64(w.RealmKey), Result: "EQUAL", Target: "CREATE", CreateRevision: i64(w.RealmCreateRevision)},
+		},
+		Success: []requestOp{write},
+		Failure: []requestOp{
+			{Range: &rangeRequest{Key: b64(w.RecordKey)}},
+			// Not keys_only: etcd's fast keys-only range leaves out the lease.
+			{Range: &rangeRequest{Key: b64(w.HolderKey)}},
+			{Range: &rangeRequest{Key: b64(w.RealmKey), KeysOnly: true}},
+		},
 	})
 	if err != nil {
-		return false, err
+		return nodelease.RecordResult{}, err
 	}
-	return resp.Succeeded, nil
-}
-
-// DeleteIfHolder implements nodelease.Store with one guarded transaction.
-func (s *Store) DeleteIfHolder(ctx context.Context, holderKey string, lease int64, recordKey string) (bool, error) {
-	resp, err := s.txn(ctx, txnRequest{
-		Compare: []compare{holderCompare(holderKey, lease)},
-		Success: []requestOp{{Delete: &deleteRequest{Key: b64(recordKey)}}},
-	})
-	if err != nil {
-		return false, err
+	if resp.Succeeded {
+		return nodelease.RecordResult{Header: h, Written: true}, nil
 	}
-	return resp.Succeeded, nil
+	recordRange, err1 := resp.rangeAt(0)
+	holderRange, err2 := resp.rangeAt(1)
+	realmRange, err3 := resp.rangeAt(2)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nodelease.RecordResult{}, err
+	}
+	record, err1 := recordRange.record()
+	holderLease, err2 := holderRange.first().Lease.value()
+	realmRev, err3 := realmRange.first().CreateRevision.value()
+	return nodelease.RecordResult{Header: h, Record: record, HolderLease: holderLease, RealmCreateRevision: realmRev},
+		errors.Join(err1, err2, err3)
 }
 
 // Keys implements nodelease.Store: POST /v3/kv/range with keys_only.

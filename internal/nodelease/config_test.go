@@ -2,18 +2,17 @@ package nodelease
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
 
-func field(name string) string { return name }
-
-func TestConfigDefaults(t *testing.T) {
-	var c Config
-	if err := c.Check(field); err != nil {
+func TestDefaultConfigPasses(t *testing.T) {
+	c := DefaultConfig()
+	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if c.Prefix != DefaultPrefix || c.NodeIDSize != DefaultNodeIDSize || c.TTL != DefaultTTL {
+	if c.Prefix != DefaultPrefix || c.NodeIDSize != DefaultNodeIDSize || c.TTL != DefaultTTL || c.HasRange {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -22,28 +21,36 @@ func TestConfigRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		set   func(*Config)
-		field string
+		field Field
 	}{
-		{"empty prefix given", func(c *Config) { c.SetPrefix("") }, "Prefix"},
-		{"size 0 given", func(c *Config) { c.SetNodeIDSize(0) }, "NodeIDSize"},
-		{"size 24", func(c *Config) { c.NodeIDSize = 24 }, "NodeIDSize"},
-		{"TTL 0 given", func(c *Config) { c.SetTTL(0) }, "TTL"},
-		{"TTL not whole", func(c *Config) { c.TTL = 2500 * time.Millisecond }, "TTL"},
-		{"TTL too long", func(c *Config) { c.TTL = maxTTL + time.Second }, "TTL"},
-		{"empty range", func(c *Config) { c.HasRange, c.MinNodeID, c.MaxNodeID = true, 2, 1 }, "Range"},
-		{"range too wide", func(c *Config) { c.HasRange, c.MaxNodeID = true, 256 }, "Range"},
+		{"empty prefix", func(c *Config) { c.Prefix = "" }, FieldPrefix},
+		{"size 0", func(c *Config) { c.NodeIDSize = 0 }, FieldNodeIDSize},
+		{"size 24", func(c *Config) { c.NodeIDSize = 24 }, FieldNodeIDSize},
+		{"TTL 0", func(c *Config) { c.TTL = 0 }, FieldTTL},
+		{"TTL not whole", func(c *Config) { c.TTL = 2500 * time.Millisecond }, FieldTTL},
+		{"TTL too long", func(c *Config) { c.TTL = maxTTL + time.Second }, FieldTTL},
+		{"empty range", func(c *Config) { c.HasRange, c.MinNodeID, c.MaxNodeID = true, 2, 1 }, FieldRange},
+		{"range too wide", func(c *Config) { c.HasRange, c.MaxNodeID = true, 256 }, FieldRange},
 	} {
-		var c Config
+		c := DefaultConfig()
 		tc.set(&c)
-		err := c.Check(field)
+		err := c.Check()
 		var oe *OptionError
-		if !errors.Is(err, ErrInvalidOption) || !errors.As(err, &oe) || oe.Option != tc.field {
-			t.Errorf("%s: Check = %v, want an *OptionError for %s", tc.name, err, tc.field)
+		if !errors.Is(err, ErrInvalidOption) || !errors.As(err, &oe) || oe.Field != tc.field || oe.Reason == "" {
+			t.Errorf("%s: Check = %v, want an *OptionError for %v", tc.name, err, tc.field)
+		}
+		// Without a user's name for it, the error names the Go field.
+		if want := "etcdnode: invalid option " + tc.field.String() + ": "; err != nil && !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %q does not start with %q", tc.name, err, want)
 		}
 	}
-	c := Config{HasRange: true, MinNodeID: 255, MaxNodeID: 255}
-	if err := c.Check(field); err != nil {
+	c := DefaultConfig()
+	c.HasRange, c.MinNodeID, c.MaxNodeID = true, 255, 255
+	if err := c.Check(); err != nil {
 		t.Errorf("node ID 255 of size 8: %v", err)
+	}
+	if err := (&Config{}).Check(); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("the zero Config: Check = %v, want ErrInvalidOption", err)
 	}
 }
 

@@ -2,8 +2,8 @@ package nodelease
 
 import "context"
 
-// Store is the part of etcd a [Node] uses: leases, four small transactions and
-// a key listing. It is written as an interface so that the protocol lives
+// Store is the part of etcd a [Node] uses: leases, three small transactions
+// and a key listing. It is written as an interface so that the protocol lives
 // once, here, while the etcd module implements it over clientv3 and the
 // command-line tool over etcd's JSON gateway (internal/etcdhttp), which
 // needs nothing but the standard library. Both run the same protocol tests
@@ -11,9 +11,10 @@ import "context"
 //
 // Keys and values are byte strings. Every method is one etcd request, and
 // a transaction's compares and operations are applied atomically by etcd,
-// which is what the proofs in this package rely on. An implementation
-// wraps transport and server errors with %w and must be safe for
-// concurrent use.
+// which is what the proofs in this package rely on. Methods that return a
+// [Header] return the header of etcd's answer, which the node uses to
+// notice a server that lost or rewound its data. An implementation wraps
+// transport and server errors with %w and must be safe for concurrent use.
 type Store interface {
 	// Grant creates a lease that lives ttl seconds unless renewed, and
 	// returns its ID and the TTL the server granted (etcd raises a TTL
@@ -23,7 +24,7 @@ type Store interface {
 	// KeepAliveOnce renews the lease once and returns the TTL it now has
 	// from the server's receipt of the request. It returns 0 and no error
 	// if the lease does not exist any more (expired or revoked).
-	KeepAliveOnce(ctx context.Context, lease int64) (ttl int64, err error)
+	KeepAliveOnce(ctx context.Context, lease int64) (ttl int64, h Header, err error)
 
 	// Revoke deletes the lease and every key attached to it. Revoking a
 	// lease that does not exist is not an error.
@@ -32,12 +33,12 @@ type Store interface {
 	// PutIfAbsent creates key with value, attached to no lease, unless the
 	// key exists, and returns the value the key holds afterwards. One
 	// transaction: if create_revision(key) = 0 then put else get.
-	PutIfAbsent(ctx context.Context, key, value string) (current string, err error)
+	PutIfAbsent(ctx context.Context, key, value string) (current string, h Header, err error)
 
 	// Acquire is the one transaction that takes a node ID:
 	//
 	//	if value(RealmKey) = RealmValue and create_revision(HolderKey) = 0
-	//	then put HolderKey = HolderValue with lease Lease; get RecordKey
+	//	then put HolderKey = HolderValue with lease Lease; get RecordKey; get RealmKey
 	//	else get RealmKey
 	//
 	// so a node ID is taken only if nobody holds it and the realm still has
@@ -45,23 +46,43 @@ type Store interface {
 	// in the same revision as the take.
 	Acquire(ctx context.Context, req AcquireRequest) (AcquireResult, error)
 
-	// PutIfHolder writes the continuity record (attached to no lease) only
-	// if HolderKey exists and is attached to lease:
+	// WriteRecord is the one transaction that writes the continuity record,
+	// fenced:
 	//
-	//	if lease(holderKey) = lease then put recordKey = value
+	//	if lease(HolderKey) = Lease and mod_revision(RecordKey) = ModRevision
+	//	   and create_revision(RealmKey) = RealmCreateRevision
+	//	then put RecordKey = Value (attached to no lease), or delete RecordKey if Delete
+	//	else get RecordKey; get HolderKey; get RealmKey
 	//
-	// and reports whether it did. A node that lost its node ID can
-	// therefore never change the record its successor relies on.
-	PutIfHolder(ctx context.Context, holderKey string, lease int64, recordKey, value string) (bool, error)
-
-	// DeleteIfHolder deletes the continuity record under the same guard as
-	// PutIfHolder and reports whether the guard held.
-	DeleteIfHolder(ctx context.Context, holderKey string, lease int64, recordKey string) (bool, error)
+	// so it applies only while the caller holds the node ID and the record
+	// is exactly the one it last knew of: a write that arrives late, twice,
+	// or after a newer one fails its compare. When the compare fails, the
+	// result says what was found instead.
+	WriteRecord(ctx context.Context, w RecordWrite) (RecordResult, error)
 
 	// Keys returns up to limit keys (not values) in [from, end), in
 	// ascending byte order.
 	Keys(ctx context.Context, from, end string, limit int64) ([]string, error)
 }
+
+// Header is what a node reads from the header of an etcd answer.
+type Header struct {
+	// ClusterID identifies the cluster (0 if the answer had none).
+	ClusterID uint64
+	// Revision is the store's revision when the request was served.
+	Revision int64
+}
+
+// Record is a continuity record as etcd holds it.
+type Record struct {
+	Value string
+	// ModRevision is the revision of the record's last write, 0 if the key
+	// does not exist.
+	ModRevision int64
+}
+
+// Exists reports whether the record key exists.
+func (r Record) Exists() bool { return r.ModRevision != 0 }
 
 // AcquireRequest is the input of Store.Acquire.
 type AcquireRequest struct {
@@ -73,15 +94,43 @@ type AcquireRequest struct {
 
 // AcquireResult is the outcome of Store.Acquire.
 type AcquireResult struct {
+	Header Header
 	// Acquired reports whether the transaction's compares held and the
 	// holder key was created.
 	Acquired bool
-	// Record and HasRecord are the continuity record read by the
-	// transaction, when Acquired.
-	Record    string
-	HasRecord bool
+	// Record is the continuity record read by the transaction, and
+	// RealmCreateRevision the realm key's create revision, when Acquired.
+	Record              Record
+	RealmCreateRevision int64
 	// RealmValue is the realm key's value ("" if absent), when not
 	// Acquired: equal to the request's, the node ID was taken; different,
 	// the realm's node ID size is not the caller's.
 	RealmValue string
+}
+
+// RecordWrite is the input of Store.WriteRecord.
+type RecordWrite struct {
+	HolderKey           string
+	Lease               int64
+	RecordKey           string
+	ModRevision         int64 // the record's mod revision the write expects; 0: absent
+	RealmKey            string
+	RealmCreateRevision int64
+	Value               string
+	Delete              bool // delete the record instead of writing Value
+}
+
+// RecordResult is the outcome of Store.WriteRecord.
+type RecordResult struct {
+	Header Header
+	// Written reports whether the compares held and the record was
+	// written (or deleted); its new mod revision is then Header.Revision
+	// (0 after a delete).
+	Written bool
+	// When not Written, what the failure branch read: the record, the
+	// lease the holder key is attached to (0 if the key does not exist)
+	// and the realm key's create revision (0 if it does not exist).
+	Record              Record
+	HolderLease         int64
+	RealmCreateRevision int64
 }

@@ -1,14 +1,19 @@
 package etcdnode_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fastid/scru128/scru64"
 )
@@ -137,4 +142,110 @@ func TestCLIMintsUnderLeasedNodeIDs(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(stderr.String(), "size") {
 		t.Fatalf("another node ID size: %v, stderr %q; want exit status 2 naming the size", err, stderr.String())
 	}
+}
+
+// startGen starts `scru128 gen -format scru64 -etcd endpoint` with args and
+// returns the command and its stdout and stderr pipes; the process is
+// killed when the test ends.
+func startGen(t *testing.T, bin, endpoint string, args ...string) (*exec.Cmd, *bufio.Scanner, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd", endpoint}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return cmd, bufio.NewScanner(stdout), stderr
+}
+
+// TestCLISaysWhatItWaitsFor: gen -etcd takes a node ID whose record is a
+// day ahead of the clock. It has to wait for the clock, and must say so
+// on stderr, with how long, rather than wait silently.
+func TestCLISaysWhatItWaitsFor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	bin := buildCLI(t)
+	srv := startServer(t)
+	writeFarRecord(t, srv, "/cli-far/", 4, 24*time.Hour)
+	_, _, stderr := startGen(t, bin, srv.endpoint, "-etcd-prefix", "/cli-far/", "-etcd-size", "4", "-n", "1")
+	said := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stderr).ReadString('\n')
+		said <- line
+	}()
+	select {
+	case line := <-said:
+		if !strings.Contains(line, "wait") || !strings.Contains(line, "23h59m") {
+			t.Fatalf("stderr: %q; want it to say that it waits, and for how long (23h59m...)", line)
+		}
+		t.Logf("stderr: %s", strings.TrimSpace(line))
+	case <-time.After(10 * time.Second):
+		t.Fatal("gen -etcd waits for a clock a day behind its record with nothing on stderr")
+	}
+}
+
+// TestCLIKilledMidStreamKeepsOrder kills gen -etcd -stream with SIGKILL
+// mid-stream, twice, and runs it again once a node ID is free: every ID
+// printed by any run is unique, and the run that takes a killed run's node
+// ID mints above every ID that run printed.
+func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	bin := buildCLI(t)
+	srv := startServer(t)
+	var led ledger
+	const size = 1 // two node IDs: both killed runs hold one until its lease expires
+	args := []string{"-etcd-prefix", "/cli-kill/", "-etcd-size", strconv.Itoa(size)}
+	for run := range 2 {
+		cmd, lines, _ := startGen(t, bin, srv.endpoint, append(args, "-stream")...)
+		var ids []scru64.ID
+		for len(ids) < 20_000 && lines.Scan() {
+			id, err := scru64.Parse(lines.Text())
+			if err != nil {
+				t.Fatalf("run %d printed %q: %v", run, lines.Text(), err)
+			}
+			ids = append(ids, id)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for lines.Scan() { // whole lines already written are printed IDs too
+			if id, err := scru64.Parse(lines.Text()); err == nil {
+				ids = append(ids, id)
+			}
+		}
+		cmd.Wait()
+		if len(ids) == 0 {
+			t.Fatalf("run %d printed nothing", run)
+		}
+		led.holder("killed run "+strconv.Itoa(run), uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
+	}
+	// Both node IDs stay held until the killed runs' leases expire (the
+	// tool's TTL is 10 s); a run then takes the first one freed.
+	var ids []scru64.ID
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var err error
+		ids, err = runGen(t, bin, srv.endpoint, append(args, "-n", "5000")...)
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "no free node ID") || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	led.holder("run after the kills", uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
+	led.check(t)
 }

@@ -11,65 +11,40 @@
 //	defer node.Close(context.Background())
 //	id, err := node.Generate()
 //
-// Three guarantees:
+// What it promises, given an etcd that keeps what it acknowledged:
 //
-//   - Uniqueness: no two live nodes hold one node ID (etcd's transaction
-//     decides), and a node ID's next holder starts after every ID its
-//     earlier holders issued, after a Close or a crash, even on a machine
-//     whose clock is behind: a continuity record in etcd (a high-water mark
-//     written ahead of the IDs, and the exact last ID on Close) is read in
-//     the same transaction that takes the node ID.
+//   - Uniqueness: no two live nodes hold one node ID, and a node ID's next
+//     holder starts after every ID its earlier holders issued, after a
+//     Close or a crash, even on a machine whose clock is behind, through
+//     partitions and requests that a network delays, repeats or reorders.
 //   - Failing closed: a node that cannot renew its lease stops minting
-//     before the lease can expire on the server, measured on its monotonic
-//     clock from the last keep-alive request that was answered, less a
-//     safety margin of TTL/10 + 250 ms. From then on every generate call
-//     returns [ErrLeaseLost] and [Node.Done] is closed. So two processes
-//     do not mint under one node ID at the same time, whatever the network
-//     does, as long as a process's clock runs within 10% of the server's
-//     and a mint is not held up more than 250 ms between its clock read and
-//     its return. Uniqueness does not rest on this: the record alone keeps
-//     an old holder's IDs below its successor's.
-//   - Speed: minting costs what [scru64.Generator.Generate] costs plus one
-//     atomic load; it neither calls etcd nor allocates.
+//     before the lease can expire on the server. From then on every
+//     generate call returns an error matching [ErrLeaseLost] and
+//     [Node.Done] is closed.
+//   - Speed: minting an ID costs what [scru64.Generator.Generate] costs plus
+//     one atomic load; it neither calls etcd nor allocates.
 //
-// # Keys
-//
-// Under the prefix P (default "/scru64/"), with node IDs as seven
-// zero-padded decimal digits:
-//
-//	P + "size"           the realm's node ID size (no lease)
-//	P + "node/0000042"   holder of node ID 42, attached to its lease
-//	P + "last/0000042"   continuity record of node ID 42: a SCRU64 ID (no lease)
-//
-// All nodes under one prefix use one node ID size: the first node records
-// it, and Acquire with another size returns a [*RealmError]. To run hot
-// nodes with short node IDs beside cold nodes with long ones, give each
-// kind its own prefix and node ID ranges whose leading bits differ
-// ([WithNodeIDRange]), for example size 4 with range 0..7 and size 8 with
-// range 128..255. To change a realm's size, stop its nodes, wait until the
-// ticks of their records have passed (their IDs may have run up to 10 s
-// ahead of the clock, and a crashed node's record 5 s more), and delete
-// the prefix.
-//
-// # When the record is ahead of this node's clock
-//
-// A new holder continues after the record. If the record is ahead of its
-// clock by up to [scru64.DefaultRollbackAllowance] (10 s), minting goes on
-// at once, in the record's tick; that covers the next holder after a Close
-// unless its clock is 10 s behind the last one's, and after a crash unless
-// it is about 4.6 s behind (the record is then a high-water mark up to
-// 5.4 s ahead of the old holder's clock); both shrink by however far
-// counter overflows had run the old holder's IDs ahead of its clock.
-// Further behind, [Node.Generate] returns [scru64.ErrClockRollback] and
-// [Node.GenerateOrSleep] waits for the clock, as a plain generator does:
-// IDs never go back.
+// What voids uniqueness is etcd losing or rewinding data (a member restarted
+// on an empty data directory, a restore from an old backup): between the
+// loss and a node's next request to etcd, another node may take its node
+// ID. A node stops at that request: with an error matching [ErrLeaseLost]
+// when etcd has forgotten its lease, and matching [ErrDataLoss] too where it
+// can tell that etcd went back (its record or the revision went back). The
+// guide at
+// https://github.com/fastid/scru128/blob/main/docs/fleet.md says which
+// failures are safe and which are not; the protocol, with the proofs and
+// its figures (keys, deadlines, margins, the lead of the high-water mark),
+// is told once, in the documentation of the internal package that
+// implements it for this package and for the command-line tool:
+// https://pkg.go.dev/github.com/fastid/scru128/internal/nodelease.
 //
 // Testing needs a real etcd; this module's tests start one in-process with
-// go.etcd.io/etcd/server/v3/embed.
+// go.etcd.io/etcd/server/v3/embed and inject faults through a proxy.
 package etcdnode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -86,10 +61,15 @@ var (
 	// ErrNoFreeNodeID means every node ID of the realm, or of the range
 	// given to WithNodeIDRange or WithNodeID, is held by a live lease.
 	ErrNoFreeNodeID = nodelease.ErrNoFreeNodeID
-	// ErrLeaseLost means the node stopped minting: no keep-alive was
-	// answered in time (the lease could have expired), the lease was
-	// revoked, or the holder key is no longer the node's.
+	// ErrLeaseLost means the node stopped minting before Close: no
+	// keep-alive was answered in time (the lease could have expired), the
+	// lease was revoked or vanished, the holder key is no longer the
+	// node's, or etcd lost data. The error is a [*LostError].
 	ErrLeaseLost = nodelease.ErrLeaseLost
+	// ErrDataLoss means the node saw etcd lose or rewind data: IDs may
+	// have been issued twice around the loss. Such an error is a
+	// [*LostError] and matches ErrLeaseLost too.
+	ErrDataLoss = nodelease.ErrDataLoss
 	// ErrClosed means Close was called (or the Node was not made by
 	// Acquire).
 	ErrClosed = nodelease.ErrClosed
@@ -98,7 +78,7 @@ var (
 	ErrInvalidOption = nodelease.ErrInvalidOption
 	// ErrRealmMismatch means the realm under the prefix uses another node
 	// ID size (the error is a [*RealmError]), or a continuity record there
-	// is not one this package wrote.
+	// is not one this package wrote (a [*RecordError]).
 	ErrRealmMismatch = nodelease.ErrRealmMismatch
 )
 
@@ -110,6 +90,26 @@ type OptionError = nodelease.OptionError
 // size. It matches [ErrRealmMismatch] under errors.Is.
 type RealmError = nodelease.RealmError
 
+// RecordError reports a continuity record that is not an ID of its node
+// ID. It matches [ErrRealmMismatch] under errors.Is.
+type RecordError = nodelease.RecordError
+
+// LostError reports why a node stopped minting before Close. It matches
+// [ErrLeaseLost], and [ErrDataLoss] when its DataLoss field is set.
+type LostError = nodelease.LostError
+
+// StoreError reports an etcd request that failed, and what it was for.
+type StoreError = nodelease.StoreError
+
+// RollbackError reports that the clock is too far behind the last ID
+// minted under the node ID to mint now, and how long until it is not. It
+// matches [scru64.ErrClockRollback].
+type RollbackError = nodelease.RollbackError
+
+// MaxSleep is the longest wait for the clock that [Node.GenerateOrSleep]
+// sleeps through (a minute); it returns a longer one as a [*RollbackError].
+const MaxSleep = nodelease.MaxSleep
+
 // Default option values.
 const (
 	DefaultPrefix     = nodelease.DefaultPrefix     // "/scru64/"
@@ -118,22 +118,23 @@ const (
 )
 
 // Option configures Acquire.
-type Option func(*options) error
+type Option func(*options)
 
+// options is what the options set: the protocol's config.
 type options struct{ cfg nodelease.Config }
 
 // WithPrefix sets the key prefix under which node IDs are leased (default
 // [DefaultPrefix]). Nodes under one prefix form one realm: one node ID size,
 // node IDs unique among them. An empty prefix is an error.
 func WithPrefix(prefix string) Option {
-	return func(o *options) error { o.cfg.SetPrefix(prefix); return nil }
+	return func(o *options) { o.cfg.Prefix = prefix }
 }
 
 // WithNodeIDSize sets the node ID size in bits, 1 to 23 (default
 // [DefaultNodeIDSize]): 2^size nodes can each mint 2^(24-size) IDs per
 // 256-ms tick before borrowing from the next tick.
 func WithNodeIDSize(size uint8) Option {
-	return func(o *options) error { o.cfg.SetNodeIDSize(size); return nil }
+	return func(o *options) { o.cfg.NodeIDSize = size }
 }
 
 // WithTTL sets the lease's time to live, a whole number of seconds, at
@@ -142,17 +143,14 @@ func WithNodeIDSize(size uint8) Option {
 // after about TTL; a node that loses contact with etcd stops minting after
 // about 0.9 TTL - 250 ms.
 func WithTTL(ttl time.Duration) Option {
-	return func(o *options) error { o.cfg.SetTTL(ttl); return nil }
+	return func(o *options) { o.cfg.TTL = ttl }
 }
 
 // WithNodeIDRange limits Acquire to node IDs min..max (inclusive), which
 // must fit the node ID size; Acquire takes the lowest free one, or returns
 // [ErrNoFreeNodeID].
 func WithNodeIDRange(min, max uint32) Option {
-	return func(o *options) error {
-		o.cfg.HasRange, o.cfg.MinNodeID, o.cfg.MaxNodeID = true, min, max
-		return nil
-	}
+	return func(o *options) { o.cfg.HasRange, o.cfg.MinNodeID, o.cfg.MaxNodeID = true, min, max }
 }
 
 // WithNodeID makes Acquire take exactly this node ID, or return
@@ -164,30 +162,23 @@ func WithNodeID(id uint32) Option { return WithNodeIDRange(id, id) }
 // followed with the monotonic clock in between. The lease deadline always
 // runs on the process's monotonic clock.
 func WithClock(now func() time.Time) Option {
-	return func(o *options) error { o.cfg.Wall = now; return nil }
+	return func(o *options) { o.cfg.Wall = now }
 }
 
 // WithCounterMode sets the generator's counter mode (see
 // [scru64.NewGeneratorWithCounterMode]; nil means its default).
 func WithCounterMode(mode scru64.CounterMode) Option {
-	return func(o *options) error { o.cfg.CounterMode = mode; return nil }
+	return func(o *options) { o.cfg.CounterMode = mode }
 }
 
-// optionName maps a nodelease.Config field to the option that sets it.
-func optionName(field string) string {
-	switch field {
-	case "Prefix":
-		return "WithPrefix"
-	case "NodeIDSize":
-		return "WithNodeIDSize"
-	case "TTL":
-		return "WithTTL"
-	case "Range":
-		return "WithNodeIDRange"
-	case "Store":
-		return "Acquire's client"
-	}
-	return field
+// optionNames is the one place that names a rejected value as this
+// package's user knows it.
+var optionNames = map[nodelease.Field]string{
+	nodelease.FieldStore:      "Acquire's client",
+	nodelease.FieldPrefix:     "WithPrefix",
+	nodelease.FieldNodeIDSize: "WithNodeIDSize",
+	nodelease.FieldTTL:        "WithTTL",
+	nodelease.FieldRange:      "WithNodeIDRange",
 }
 
 // Node mints SCRU64 IDs under a node ID leased from etcd. Its methods are
@@ -209,40 +200,48 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 // requests when no other node races for the same node ID.
 //
 // It returns an [*OptionError] for a bad option or a nil client, a
-// [*RealmError] if the prefix's realm uses another node ID size,
-// [ErrNoFreeNodeID] if every node ID is held, and etcd errors wrapped with
-// %w. On error it revokes the lease it granted. ctx bounds Acquire only,
-// not the Node's life.
+// [*RealmError] if the prefix's realm uses another node ID size, a
+// [*RecordError] if the node ID's continuity record is not one this package
+// wrote, an error matching [ErrNoFreeNodeID] if every node ID is held, a
+// [*LostError] if the lease was lost before the first ID, and a
+// [*StoreError] wrapping etcd's error for a failed request. On error it
+// leaves etcd as it found it: it puts the record back if it may have
+// written it, and revokes the lease it granted, spending at most 2 s on
+// that whatever ctx says (if the record cannot be put back, the error says
+// so). ctx bounds Acquire only, not the Node's life.
 func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Node, error) {
-	var o options
+	o := options{cfg: nodelease.DefaultConfig()}
 	for i, opt := range opts {
 		if opt == nil {
 			return nil, &OptionError{Option: "Acquire", Reason: "option " + strconv.Itoa(i) + " is nil"}
 		}
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+		opt(&o)
 	}
 	var s nodelease.Store
 	if client != nil {
 		s = store{client}
 	}
-	core, err := nodelease.Acquire(ctx, s, o.cfg, optionName)
+	core, err := nodelease.Acquire(ctx, s, o.cfg)
+	if oe := (*OptionError)(nil); errors.As(err, &oe) {
+		oe.Option = optionNames[oe.Field]
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &Node{core}, nil
 }
 
-// Generate returns a new ID stamped with the clock. It returns an error
-// matching [ErrLeaseLost] or [ErrClosed] once the node is done,
-// [scru64.ErrClockRollback] if the clock is more than
+// Generate returns a new ID stamped with the clock. It returns a
+// [*LostError] (matching [ErrLeaseLost]) or an error matching [ErrClosed]
+// once the node is done, a [*RollbackError] (matching
+// [scru64.ErrClockRollback]) if the clock is more than
 // [scru64.DefaultRollbackAllowance] behind the last ID, and
 // [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It does
-// not allocate and, as long as the clock runs steadily, does not wait: the
-// high-water mark in etcd is kept about 5 s ahead of the clock, and only if
-// IDs outrun it (the clock stepped forward, or a burst overflowed the
-// counter for seconds) does Generate wait for the next write of it.
+// not allocate when it returns an ID and, as long as the clock runs
+// steadily, does not wait: the high-water mark in etcd is kept about 5 s
+// ahead of what the node mints, and only if IDs outrun it (the clock
+// stepped forward, or a burst overflowed the counter for seconds) does
+// Generate wait for the next write of it.
 func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -250,10 +249,13 @@ func (n *Node) Generate() (scru64.ID, error) {
 	return n.core.Generate() // nil-safe, so that this wrapper inlines
 }
 
-// GenerateOrSleep is Generate that, instead of returning
-// [scru64.ErrClockRollback], waits for the clock to come back within the
-// rollback allowance of the last ID. Its errors are those of Generate
-// other than ErrClockRollback.
+// GenerateOrSleep is Generate that, instead of returning a
+// [*RollbackError], sleeps until the clock is back within the rollback
+// allowance of the last ID, if that takes at most [MaxSleep] (a minute). A
+// longer wait, which only a record left far ahead by a clock that ran fast
+// causes, it returns at once as the *RollbackError, which says how long;
+// [Node.ClockWait] tells the same before minting. Its other errors are
+// those of Generate.
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -269,6 +271,16 @@ func (n *Node) NewString() (string, error) {
 		return "", err
 	}
 	return id.String(), nil
+}
+
+// ClockWait returns how long Generate would now keep failing for want of a
+// later clock (see [RollbackError]): 0 if it can mint now, for a Node not
+// made by Acquire, and for a node that is done.
+func (n *Node) ClockWait() time.Duration {
+	if n == nil || n.core == nil {
+		return 0
+	}
+	return n.core.ClockWait()
 }
 
 // NodeID returns the leased node ID (0 for a Node not made by Acquire).
@@ -318,8 +330,9 @@ func (n *Node) Done() <-chan struct{} {
 	return n.core.Done()
 }
 
-// Err returns nil while the node mints, and afterwards an error matching
-// [ErrLeaseLost] or [ErrClosed] that says why it stopped.
+// Err returns nil while the node mints, and afterwards a [*LostError]
+// (matching [ErrLeaseLost]) or an error matching [ErrClosed] that says why
+// it stopped.
 func (n *Node) Err() error {
 	if n == nil || n.core == nil {
 		return errNotAcquired
@@ -330,13 +343,16 @@ func (n *Node) Err() error {
 // Close stops minting, writes the last ID issued to the node ID's
 // continuity record and revokes the lease, which frees the node ID; the
 // next holder starts right after that ID. Afterwards every generate call
-// returns [ErrClosed]. ctx bounds the two etcd requests.
+// returns [ErrClosed]. ctx bounds the two etcd requests: a caller that must
+// end soon cancels it, and the node ID is then free when the lease expires.
+// The write is fenced like every write of the record: it applies only
+// while this node holds the node ID and the record is its own last write.
 //
 // The node is closed whatever Close returns. It returns an error matching
-// [ErrClosed] if the node was already closed, one matching [ErrLeaseLost]
-// if the lease had been lost (the record then keeps the high-water mark,
-// which is safe), and etcd errors wrapped with %w; a lease that could not
-// be revoked expires after its TTL.
+// [ErrClosed] if the node was already closed, a [*LostError] if the lease
+// had been lost (the record then keeps the high-water mark, which is safe),
+// and a [*StoreError] wrapping etcd's error for a failed request; a lease
+// that could not be revoked expires after its TTL.
 func (n *Node) Close(ctx context.Context) error {
 	if n == nil || n.core == nil {
 		return errNotAcquired

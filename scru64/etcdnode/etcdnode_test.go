@@ -73,7 +73,7 @@ func TestZeroNodeDoesNotPanic(t *testing.T) {
 			t.Fatalf("Close: %v", err)
 		}
 		if !errors.Is(n.Err(), etcdnode.ErrClosed) || n.NodeID() != 0 || n.NodeIDSize() != 0 ||
-			!n.NodeSpec().IsZero() || n.LeaseID() != 0 {
+			!n.NodeSpec().IsZero() || n.LeaseID() != 0 || n.ClockWait() != 0 {
 			t.Fatal("accessors of a zero Node")
 		}
 		<-n.Done()

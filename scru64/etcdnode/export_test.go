@@ -9,6 +9,3 @@ import (
 // StoreOf exposes the clientv3 Store to the protocol tests, which run it
 // beside internal/etcdhttp's.
 func StoreOf(c *clientv3.Client) nodelease.Store { return store{c} }
-
-// OptionName exposes the field-to-option mapping.
-var OptionName = optionName

@@ -87,13 +87,28 @@ func closeSoon(n *nodelease.Node) {
 	n.Close(ctx)
 }
 
+// tryAcquire acquires with cfg, whose zero fields take the defaults (and
+// TTL steadyTTL).
 func tryAcquire(store nodelease.Store, cfg nodelease.Config) (*nodelease.Node, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return nodelease.Acquire(ctx, store, withDefaults(cfg))
+}
+
+// withDefaults returns cfg with the defaults in its zero fields, and TTL
+// steadyTTL.
+func withDefaults(cfg nodelease.Config) nodelease.Config {
+	def := nodelease.DefaultConfig()
+	if cfg.Prefix == "" {
+		cfg.Prefix = def.Prefix
+	}
+	if cfg.NodeIDSize == 0 {
+		cfg.NodeIDSize = def.NodeIDSize
+	}
 	if cfg.TTL == 0 {
 		cfg.TTL = steadyTTL
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return nodelease.Acquire(ctx, store, cfg, etcdnode.OptionName)
+	return cfg
 }
 
 // shifted returns a wall clock that runs d ahead of time.Now (behind if d
@@ -153,8 +168,7 @@ func TestExhaustionGivesErrNoFreeNodeID(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
 		srv := startServer(t)
 		store := open(srv.endpoint)
-		cfg := nodelease.Config{Prefix: "/small/"}
-		cfg.SetNodeIDSize(2)
+		cfg := nodelease.Config{Prefix: "/small/", NodeIDSize: 2}
 		var nodes []*nodelease.Node
 		for range 4 {
 			nodes = append(nodes, acquire(t, store, cfg))
@@ -187,8 +201,7 @@ func TestRealmRejectsAnotherNodeIDSize(t *testing.T) {
 		srv := startServer(t)
 		store := open(srv.endpoint)
 		acquire(t, store, nodelease.Config{}) // size 8 records the realm
-		cfg := nodelease.Config{}
-		cfg.SetNodeIDSize(4)
+		cfg := nodelease.Config{NodeIDSize: 4}
 		_, err := tryAcquire(store, cfg)
 		var realm *nodelease.RealmError
 		if !errors.Is(err, nodelease.ErrRealmMismatch) || !errors.As(err, &realm) || realm.Found != "8" || realm.Want != 4 {
@@ -535,7 +548,7 @@ func TestHighWaterMarkStaysAhead(t *testing.T) {
 // recordOf reads a continuity record through PutIfAbsent, which returns
 // the current value of an existing key without changing it.
 func recordOf(store nodelease.Store, key string) (scru64.ID, error) {
-	v, err := store.PutIfAbsent(context.Background(), key, "absent")
+	v, _, err := store.PutIfAbsent(context.Background(), key, "absent")
 	if err != nil {
 		return 0, err
 	}
@@ -551,8 +564,7 @@ func TestCloseDuringMinting(t *testing.T) {
 		store := open(srv.endpoint)
 		// Node ID size 2: 2^22 IDs per tick, so that tight loops do not
 		// overflow the counter past the rollback allowance.
-		var cfg nodelease.Config
-		cfg.SetNodeIDSize(2)
+		cfg := nodelease.Config{NodeIDSize: 2}
 		for round := range 5 {
 			n := acquire(t, store, cfg)
 			var wg sync.WaitGroup
@@ -662,4 +674,72 @@ func TestGatewayMovesToTheNextEndpoint(t *testing.T) {
 	if id, err := next.Generate(); err != nil || id <= last {
 		t.Fatalf("next holder: %v (err %v), want above %v", id, err, last)
 	}
+}
+
+// TestStoreWriteRecordIsFenced runs the fenced write of both Stores
+// against etcd directly: it applies only with the holder key on the lease,
+// the record at the expected mod revision and the realm key at its create
+// revision, and when it does not, it reports what it found.
+func TestStoreWriteRecordIsFenced(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		store := open(srv.endpoint)
+		ctx := context.Background()
+		if _, _, err := store.PutIfAbsent(ctx, "/f/size", "8"); err != nil {
+			t.Fatal(err)
+		}
+		lease, _, err := store.Grant(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := store.Acquire(ctx, nodelease.AcquireRequest{RealmKey: "/f/size", RealmValue: "8",
+			HolderKey: "/f/node/0000000", HolderValue: "h", Lease: lease, RecordKey: "/f/last/0000000"})
+		if err != nil || !res.Acquired || res.Record.Exists() || res.RealmCreateRevision == 0 || res.Header.Revision == 0 {
+			t.Fatalf("Acquire = %+v, %v", res, err)
+		}
+		w := nodelease.RecordWrite{HolderKey: "/f/node/0000000", Lease: lease, RecordKey: "/f/last/0000000",
+			RealmKey: "/f/size", RealmCreateRevision: res.RealmCreateRevision, Value: "first"}
+		first, err := store.WriteRecord(ctx, w)
+		if err != nil || !first.Written || first.Header.Revision <= res.Header.Revision {
+			t.Fatalf("first write = %+v, %v", first, err)
+		}
+		// The same write again expects an absent record: it fails, and
+		// reports the record, the holder's lease and the realm.
+		again, err := store.WriteRecord(ctx, w)
+		if err != nil || again.Written || again.Record != (nodelease.Record{Value: "first", ModRevision: first.Header.Revision}) ||
+			again.HolderLease != lease || again.RealmCreateRevision != res.RealmCreateRevision {
+			t.Fatalf("a stale write = %+v, %v", again, err)
+		}
+		w.ModRevision, w.Value = first.Header.Revision, "second"
+		second, err := store.WriteRecord(ctx, w)
+		if err != nil || !second.Written {
+			t.Fatalf("a write on top of the first = %+v, %v", second, err)
+		}
+		// With the right mod revision, another lease or another realm
+		// create revision each fails alone.
+		w.ModRevision = second.Header.Revision
+		for _, bad := range []func(*nodelease.RecordWrite){
+			func(b *nodelease.RecordWrite) { b.Lease++ },
+			func(b *nodelease.RecordWrite) { b.RealmCreateRevision++ },
+		} {
+			b := w
+			b.Value = "bad"
+			bad(&b)
+			if got, err := store.WriteRecord(ctx, b); err != nil || got.Written ||
+				got.Record != (nodelease.Record{Value: "second", ModRevision: second.Header.Revision}) {
+				t.Fatalf("a write with a wrong guard = %+v, %v", got, err)
+			}
+		}
+		w.Delete = true
+		if del, err := store.WriteRecord(ctx, w); err != nil || !del.Written {
+			t.Fatalf("a fenced delete = %+v, %v", del, err)
+		}
+		if err := store.Revoke(ctx, lease); err != nil {
+			t.Fatal(err)
+		}
+		w.ModRevision, w.Delete, w.Value = 0, false, "after revoke"
+		if got, err := store.WriteRecord(ctx, w); err != nil || got.Written || got.HolderLease != 0 || got.Record.Exists() {
+			t.Fatalf("a write after the lease was revoked = %+v, %v", got, err)
+		}
+	})
 }

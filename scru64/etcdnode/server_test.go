@@ -2,11 +2,11 @@ package etcdnode_test
 
 import (
 	"context"
-	"io"
+	"errors"
 	"net"
 	"net/url"
+	"os"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,9 +18,13 @@ import (
 // server is a real etcd running in this process on loopback ports, with
 // its data in a test's temporary directory.
 type server struct {
-	etcd     *embed.Etcd
+	t        testing.TB
+	cfg      *embed.Config
 	endpoint string // http://127.0.0.1:port, serving gRPC and the JSON gateway
-	stopOnce sync.Once
+
+	mu      sync.Mutex
+	etcd    *embed.Etcd // nil while stopped
+	stopped bool        // for good: the test has ended
 }
 
 // freePort returns a loopback port that was free a moment ago.
@@ -48,34 +52,94 @@ func startServer(t testing.TB) *server {
 	cfg.TickMs, cfg.ElectionMs = 10, 100
 	cfg.UnsafeNoFsync = true     // a test server: speed over durability
 	cfg.EnableGRPCGateway = true // the JSON gateway internal/etcdhttp speaks; true by default too
-	var client, peer url.URL
 	for range 5 {
-		client = url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
-		peer = url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
+		client := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
+		peer := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
 		cfg.InitialCluster = cfg.Name + "=" + peer.String()
-		e, err := embed.StartEtcd(cfg)
-		if err != nil {
+		s := &server{t: t, cfg: cfg, endpoint: client.String()}
+		if err := s.start(); err != nil {
 			t.Logf("starting etcd on %s: %v (retrying with other ports)", client.Host, err)
 			continue
 		}
-		select {
-		case <-e.Server.ReadyNotify():
-		case <-time.After(20 * time.Second):
-			e.Close()
-			t.Fatal("etcd did not become ready in 20 s")
-		}
-		s := &server{etcd: e, endpoint: client.String()}
-		t.Cleanup(s.stop)
+		t.Cleanup(func() {
+			s.mu.Lock()
+			s.stopped = true
+			s.mu.Unlock()
+			s.stop()
+		})
 		return s
 	}
 	t.Fatal("could not start etcd")
 	return nil
 }
 
-// stop stops the server; later calls do nothing.
-func (s *server) stop() { s.stopOnce.Do(s.etcd.Close) }
+// start starts the server on its ports and data directory.
+func (s *server) start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.etcd != nil || s.stopped {
+		return errors.New("etcd is running or the test has ended")
+	}
+	e, err := embed.StartEtcd(s.cfg)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case <-time.After(20 * time.Second):
+		e.Close()
+		return errors.New("etcd did not become ready in 20 s")
+	}
+	s.etcd = e
+	return nil
+}
+
+// stop stops the server; stopping a stopped server does nothing.
+func (s *server) stop() {
+	s.mu.Lock()
+	e := s.etcd
+	s.etcd = nil
+	s.mu.Unlock()
+	if e != nil {
+		e.Close()
+	}
+}
+
+// restart stops the server and starts it again on the same ports, with
+// its data (dir "") or with the data directory dir: an empty one is a
+// server that lost its data, a copy taken earlier is a restored backup.
+func (s *server) restart(dir string) {
+	s.t.Helper()
+	s.stop()
+	if dir != "" {
+		s.cfg.Dir = dir
+	}
+	// The ports were just released; another process may race for them,
+	// which a few retries ride out.
+	var err error
+	for range 20 {
+		if err = s.start(); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("restarting etcd: %v", err)
+}
+
+// backup stops the server, copies its data directory to a new temporary
+// directory, starts it again and returns the copy's path.
+func (s *server) backup() string {
+	s.t.Helper()
+	s.stop()
+	dir := s.t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(s.cfg.Dir)); err != nil {
+		s.t.Fatal(err)
+	}
+	s.restart("")
+	return dir
+}
 
 // newClient returns a clientv3 client for endpoint, closed when the test ends.
 func newClient(t testing.TB, endpoint string) *clientv3.Client {
@@ -90,78 +154,6 @@ func newClient(t testing.TB, endpoint string) *clientv3.Client {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-// proxy forwards TCP connections to a server until it is cut, and then
-// behaves as a network partition: it keeps connections open and accepts
-// new ones but drops every byte, so requests hang rather than fail.
-type proxy struct {
-	listener net.Listener
-	target   string
-	cut      atomic.Bool
-}
-
-// startProxy starts a proxy to endpoint's host and returns it and its own
-// endpoint.
-func startProxy(t testing.TB, endpoint string) (*proxy, string) {
-	t.Helper()
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{listener: l, target: u.Host}
-	var conns sync.WaitGroup
-	var mu sync.Mutex
-	var open []net.Conn
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range open {
-			c.Close()
-		}
-		mu.Unlock()
-		conns.Wait()
-	})
-	go func() {
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", p.target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			mu.Lock()
-			open = append(open, in, out)
-			mu.Unlock()
-			conns.Add(2)
-			go func() { defer conns.Done(); p.pipe(out, in) }()
-			go func() { defer conns.Done(); p.pipe(in, out) }()
-		}
-	}()
-	return p, "http://" + l.Addr().String()
-}
-
-// pipe copies src to dst until either fails, dropping the bytes once cut.
-func (p *proxy) pipe(dst io.Writer, src io.Reader) {
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 && !p.cut.Load() {
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 func TestServerStarts(t *testing.T) {

@@ -1,0 +1,310 @@
+package nodelease
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/fastid/scru128/internal/clock"
+	"github.com/fastid/scru128/scru64"
+)
+
+const (
+	// listBatch is how many free node IDs one listing collects: the
+	// candidates tried, lowest first, before listing again.
+	listBatch = 16
+	// keysPage is how many holder keys one Keys call asks for, so that a
+	// realm of a thousand nodes is listed with one request.
+	keysPage = 1024
+	// nodeIDDigits is the width of a node ID in keys: 2^23-1 = 8388607.
+	nodeIDDigits = 7
+	// cleanupTimeout bounds what a failed Acquire does to leave etcd as it
+	// found it (put the record back, revoke the lease), whatever the
+	// caller's context says: the steps are safe to skip (the record stays
+	// ahead, the lease expires), so they must not hold a caller up long.
+	cleanupTimeout = 2 * time.Second
+)
+
+func holderKey(prefix string, id uint32) string { return prefix + "node/" + pad(id) }
+func recordKey(prefix string, id uint32) string { return prefix + "last/" + pad(id) }
+
+func pad(id uint32) string {
+	s := strconv.FormatUint(uint64(id), 10)
+	const zeros = "0000000"
+	return zeros[:nodeIDDigits-len(s)] + s
+}
+
+// Acquire leases the lowest free node ID that cfg allows and returns a
+// [Node] minting under it, with its lease kept alive in the background until
+// Close or until the lease is lost. See the package doc for the protocol.
+//
+// It returns an [*OptionError] for a bad cfg or a nil store, a [*RealmError]
+// if the realm uses another node ID size, a [*RecordError] if the node ID's
+// continuity record is not one this package wrote, an error matching
+// [ErrNoFreeNodeID] if every node ID is held, a [*LostError] if the lease
+// was lost before the first ID, and [*StoreError] values for failed
+// requests. On error it leaves etcd as it found it: it puts back the record
+// if it may have written it, and revokes the lease it granted; if putting
+// the record back fails too, the error says so (the record is then at most
+// 5.12 s ahead of what it was, which is safe).
+func Acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
+	if store == nil {
+		return nil, &OptionError{Field: FieldStore, Reason: "no etcd client (nil)"}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	n := &Node{
+		store: store,
+		size:  cfg.NodeIDSize,
+		raise: make(chan struct{}, 1),
+		done:  make(chan struct{}),
+		realm: realm{key: cfg.Prefix + "size", value: strconv.Itoa(int(cfg.NodeIDSize))},
+	}
+	if cfg.Wall == nil {
+		n.clock = clock.New()
+	} else {
+		n.clock = clock.NewWithWall(cfg.Wall, clock.DefaultInterval)
+	}
+	if err := n.joinRealm(ctx); err != nil {
+		return nil, err
+	}
+	if err := n.grant(ctx, cfg.TTL); err != nil {
+		return nil, err
+	}
+	found, err := n.take(ctx, cfg)
+	if err == nil {
+		err = n.start(ctx, cfg, found)
+	}
+	if err != nil {
+		cleanup, cancel := detached(ctx)
+		defer cancel()
+		if restoreErr := n.restoreRecord(cleanup, found); restoreErr != nil {
+			err = fmt.Errorf("%w; and the continuity record could not be put back (it may stay up to a lead, 5.12 s, ahead, which is safe): %w", err, restoreErr)
+		}
+		n.revoke(cleanup)
+		return nil, err
+	}
+	n.ctx, n.cancel = context.WithCancel(context.Background())
+	n.loops.Add(2)
+	go n.leaseLoop()
+	go n.boundLoop()
+	return n, nil
+}
+
+// joinRealm records the realm's node ID size if it has none, and checks
+// that it is the one asked for. Its answer also gives the cluster's
+// identity, which every later answer must match.
+func (n *Node) joinRealm(ctx context.Context) error {
+	current, h, err := n.store.PutIfAbsent(ctx, n.realm.key, n.realm.value)
+	if err != nil {
+		return &StoreError{Op: "recording the realm's node ID size", Err: err}
+	}
+	n.clusterID = h.ClusterID
+	n.revision.Store(h.Revision)
+	if current != n.realm.value {
+		return &RealmError{Key: n.realm.key, Found: current, Want: n.size}
+	}
+	return nil
+}
+
+// grant obtains the node's lease and its first deadline.
+func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
+	sent := clock.Mono() // before the request: the lease outlives sent + TTL
+	lease, granted, err := n.store.Grant(ctx, int64(ttl/time.Second))
+	if err != nil {
+		return &StoreError{Op: "granting a lease", Err: err}
+	}
+	n.lease = lease
+	if granted < 1 {
+		cleanup, cancel := detached(ctx)
+		defer cancel()
+		n.revoke(cleanup)
+		return &StoreError{Op: "granting a lease", Err: fmt.Errorf("etcd granted lease %x a TTL of %d seconds", lease, granted)}
+	}
+	n.ttl = time.Duration(granted) * time.Second
+	n.limits.Store(&limits{deadline: sent + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})
+	return nil
+}
+
+// take takes the lowest free node ID in the config's range, trying the
+// free ones of each listing in turn, and returns the record its acquire
+// transaction read. A node ID taken by someone else between the listing
+// and the transaction is skipped.
+func (n *Node) take(ctx context.Context, cfg Config) (Record, error) {
+	lo, hi := cfg.nodeIDRange()
+	for {
+		free, err := n.freeNodeIDs(ctx, cfg.Prefix, lo, hi)
+		if err != nil {
+			return Record{}, &StoreError{Op: "listing held node IDs", Err: err}
+		}
+		if len(free) == 0 {
+			return Record{}, fmt.Errorf("%w: all of %s under %q are held", ErrNoFreeNodeID, rangeString(lo, hi), cfg.Prefix)
+		}
+		for _, id := range free {
+			taken, found, err := n.tryTake(ctx, cfg.Prefix, id)
+			if err != nil || taken {
+				return found, err
+			}
+		}
+	}
+}
+
+// tryTake runs the acquire transaction for one node ID, after renewing the
+// lease if a long race has used up half of it (or taking a new one if it
+// expired), so that the holder key is never attached to a lease about to
+// expire.
+func (n *Node) tryTake(ctx context.Context, prefix string, id uint32) (taken bool, found Record, err error) {
+	if clock.Mono() >= n.limits.Load().deadline-int64(n.ttl/2) {
+		left, err := n.renew(ctx)
+		if err == nil && left <= 0 {
+			err = n.grant(ctx, n.ttl) // no holder key went with the old one
+		}
+		if err != nil {
+			return false, Record{}, err
+		}
+	}
+	floor := n.revision.Load()
+	res, err := n.store.Acquire(ctx, AcquireRequest{
+		RealmKey: n.realm.key, RealmValue: n.realm.value,
+		HolderKey: holderKey(prefix, id), HolderValue: strconv.FormatInt(n.lease, 16),
+		Lease: n.lease, RecordKey: recordKey(prefix, id),
+	})
+	if err != nil {
+		return false, Record{}, &StoreError{Op: "taking node ID " + strconv.FormatUint(uint64(id), 10), Err: err}
+	}
+	n.nodeID = id // for the errors below; final only if taken
+	if err := n.observe(res.Header, floor); err != nil {
+		return false, Record{}, err
+	}
+	if !res.Acquired {
+		if res.RealmValue != n.realm.value {
+			return false, Record{}, &RealmError{Key: n.realm.key, Found: res.RealmValue, Want: n.size}
+		}
+		return false, Record{}, nil // lost the race for this one
+	}
+	n.holderKey, n.recordKey = holderKey(prefix, id), recordKey(prefix, id)
+	n.realm.createRevision = res.RealmCreateRevision
+	return true, res.Record, nil
+}
+
+// start sets up the generator after the record the acquire transaction
+// read, renews the lease once (a long race may have used up much of the
+// first TTL) and writes the first bound, both before the first ID.
+func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
+	n.fence = fence{revision: found.ModRevision, value: found.Value}
+	spec, err := n.specAfter(found)
+	if err != nil {
+		return err
+	}
+	n.gen = scru64.NewGeneratorWithCounterMode(spec, cfg.CounterMode)
+	left, err := n.renew(ctx)
+	if err != nil {
+		return err
+	}
+	if left <= 0 {
+		return n.lostError("the lease expired before the first ID (a long race for a node ID?)", false)
+	}
+	mono := clock.Mono()
+	n.pace = pace{tick: n.clock.MillisAt(mono) >> 8, mono: mono}
+	return n.raiseBound(ctx, true)
+}
+
+// renew renews the lease while no ID has been minted under it, so the
+// deadline may be set outright, and returns the TTL left: 0 if the lease
+// has expired, taking any holder key with it.
+func (n *Node) renew(ctx context.Context) (left int64, err error) {
+	sent := clock.Mono()
+	left, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+	if err != nil {
+		return 0, &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
+	}
+	if err := n.observeCluster(h); err != nil {
+		return 0, err
+	}
+	if left > 0 {
+		d := time.Duration(left) * time.Second
+		n.limits.Store(&limits{deadline: sent + int64(d-Margin(d)), changed: make(chan struct{})})
+	}
+	return left, nil
+}
+
+// specAfter returns the node spec that continues after the record read by
+// the acquire transaction, or a fresh one if there is none.
+func (n *Node) specAfter(found Record) (scru64.NodeSpec, error) {
+	if !found.Exists() {
+		return scru64.NewNodeSpecWithNodeID(n.nodeID, n.size)
+	}
+	prev, err := scru64.Parse(found.Value)
+	if err != nil || prev.NodeCtr()>>(24-n.size) != n.nodeID {
+		return scru64.NodeSpec{}, &RecordError{Key: n.recordKey, Value: found.Value, NodeID: n.nodeID, Size: n.size, Err: err}
+	}
+	return scru64.NewNodeSpecWithNodePrev(prev, n.size)
+}
+
+// restoreRecord leaves the record of a failed Acquire as the acquire
+// transaction found it, if this Acquire may have written it: fenced, so
+// only while it holds the node ID and the record is still its own write.
+// (A record that was absent is deleted again; a copy of the first write
+// that the network delivers between that delete and the revocation of the
+// lease would find the fence open again and leave the record a lead ahead:
+// safe, and a window of one request.)
+func (n *Node) restoreRecord(ctx context.Context, found Record) error {
+	if n.gen == nil || (n.fence.revision == found.ModRevision && len(n.fence.pending) == 0) {
+		return nil // never written
+	}
+	return n.writeRecord(ctx, found.Value, !found.Exists())
+}
+
+// detached returns a context for cleaning up after a failed Acquire: not
+// cancelled with ctx, so that a cancelled Acquire still cleans up, and
+// bounded by cleanupTimeout in all.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+}
+
+// revoke revokes the lease of a failed [Acquire]; if that fails, the lease
+// expires after its TTL.
+func (n *Node) revoke(ctx context.Context) {
+	if n.lease != 0 {
+		_ = n.store.Revoke(ctx, n.lease)
+	}
+}
+
+// freeNodeIDs lists the holder keys in lo..hi and returns up to listBatch
+// node IDs that none holds, lowest first. It pages through the held keys
+// only until it has found that many.
+func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([]uint32, error) {
+	var free []uint32
+	next := uint64(lo) // the lowest node ID not yet known to be held or free
+	from, end := holderKey(prefix, lo), holderKey(prefix, hi)+"\x00"
+	keyLen := len(from)
+	for len(free) < listBatch && next <= uint64(hi) {
+		keys, err := n.store.Keys(ctx, from, end, keysPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, key := range keys {
+			held, err := strconv.ParseUint(key[len(prefix)+len("node/"):], 10, 32)
+			if err != nil || held < next || len(key) != keyLen {
+				continue // not a key of this package's form
+			}
+			for ; next < held && len(free) < listBatch; next++ {
+				free = append(free, uint32(next))
+			}
+			next = held + 1
+		}
+		if len(keys) < keysPage {
+			break // no more held keys in the range
+		}
+		from = keys[len(keys)-1] + "\x00"
+	}
+	for ; next <= uint64(hi) && len(free) < listBatch; next++ {
+		free = append(free, uint32(next))
+	}
+	return free, nil
+}

@@ -1,0 +1,191 @@
+// Package nodelease leases SCRU64 node IDs from etcd: the protocol, the
+// keep-alive loop, the fail-closed deadline and the continuity record,
+// written once against a small [Store] interface. Package etcdnode (its own
+// module, over clientv3) and the command-line tool (over etcd's JSON
+// gateway, internal/etcdhttp) are thin layers over it. This comment is the
+// one description of the protocol; the user documentation links here.
+//
+// # Keys
+//
+// Under a prefix P (default "/scru64/"), with node IDs written as seven
+// zero-padded decimal digits so that byte order is numeric order:
+//
+//	P + "size"             the realm's node ID size, decimal, no lease
+//	P + "node/0000042"     holder key of node ID 42, attached to the holder's lease
+//	P + "last/0000042"     continuity record of node ID 42: a 12-digit SCRU64 ID, no lease
+//
+// # Mixed node ID sizes
+//
+// SCRU64 allows node ID sizes to differ if the leading bits of a longer node
+// ID never equal a shorter one. This package does not try to allocate such
+// prefix-free codes; it records the realm's size in P+"size" when the first
+// node arrives and rejects a node asking for another size with a
+// [*RealmError]. The acquire transaction compares the size key's value, so a
+// realm cannot change size between a node's check and its take. Hot and
+// cold nodes with different sizes need different prefixes and disjoint node
+// ID ranges (Config.HasRange): for example size 4 with range 0..7 under one
+// prefix, size 8 with range 128..255 under another. To change a realm's
+// size, stop its nodes, wait until the ticks of their records have passed,
+// and delete the prefix.
+//
+// # Acquiring
+//
+// [Acquire] records the realm's size (if it is the first), grants a lease,
+// lists the holder keys, and tries the lowest free node ID with one
+// transaction (Store.Acquire): create the holder key if it does not exist,
+// attached to the lease, and read the continuity record (and the realm
+// key's create revision) in the same revision. Two nodes racing for the
+// same node ID cannot both see create_revision = 0 in a serializable
+// transaction, so exactly one wins; the other tries the next free node ID
+// it listed, and lists again when it runs out. A node ID is free again when
+// its holder's lease ends (revoked by Close, or expired after a crash),
+// which deletes the holder key. Before the first ID, Acquire renews the
+// lease and writes the first bound: six requests in all when nobody races.
+//
+// An Acquire that fails after it may have written the record puts the
+// record back as its acquire transaction read it (a fenced write, below),
+// then revokes the lease; both with a context of their own, bounded to 2 s,
+// so that a cancelled Acquire still cleans up. Failed and cancelled
+// Acquires therefore leave the record as they found it, and the next holder
+// does not inherit a bound nobody minted under. If putting it back fails
+// too, the error says so; the record is then at most a lead ahead.
+//
+// # Continuity: the high-water mark
+//
+// The record lets the next holder of a node ID start after every ID any
+// earlier holder issued (scru64.NewNodeSpecWithNodePrev), after a crash as
+// well as after Close, and even if its clock is behind. The scheme:
+//
+//  1. A node mints an ID only if its timestamp is at most bound, a tick it
+//     has already written to the record as the ID (bound, node ID, counter
+//     all ones): the largest ID the node could mint in that tick. The check
+//     is part of every Generate.
+//  2. Every write of the record is fenced (Store.WriteRecord): it applies
+//     only if the holder key is attached to the node's lease, the realm key
+//     has the create revision the node took the node ID under, and the
+//     record's mod_revision is the one of the node's last write, all in one
+//     transaction with the write. A write sent twice, or delivered after a
+//     newer one (a middlebox, a load balancer retrying, bytes flushed just
+//     before a connection's FIN), finds another mod_revision and fails, so
+//     no stale write can move the record down or sideways. bound grows only
+//     from writes known to have applied, and every write but Close's is
+//     above the bound the node mints under. So while the node holds the
+//     node ID, the record is never below an ID it issued, and once the
+//     node ID has passed to another lease no write of the old holder can
+//     apply.
+//  3. The next holder reads the record in its acquire transaction, after
+//     the old holder's key is gone and so after its last successful write,
+//     and starts its generator after the record.
+//
+// Hence, after a crash, every ID the old holder issued is at most (bound,
+// node ID, all ones) <= the record < every ID of the next holder.
+//
+// A write whose answer is lost may or may not have applied. The node keeps
+// its value as pending; its next write, fenced on the last revision it
+// knows, then fails if the pending one applied, and the failure branch of
+// that transaction reads the record: if it holds a pending value, that was
+// the node's own write, and the node takes its revision and writes again.
+// Anything else it reads ends the node ([*LostError]): the holder key gone
+// or another lease's (lost), or the realm key or the record changed by
+// someone else (data loss, below).
+//
+// Close first stops minting, then lowers the record to the exact last ID
+// (the generator's NodeSpec) with a fenced write, after the bound loop has
+// ended, so that after a clean Close the next holder starts right after
+// it; why no ID can slip past that read is explained at [Node.Close]. A
+// node that minted nothing puts back what it found (deleting a record
+// that was absent).
+//
+// # Raising the bound
+//
+// A background loop keeps bound at least boundLeadTicks/2 ahead of what
+// the node may mint next, writing bound = that + boundLeadTicks (20 ticks,
+// 5.12 s), that is about every 2.5 seconds. What it may mint next is the
+// larger of the last ID's tick and the clock's; but the clock counts only
+// as far as the node's pace: the wall clock at Acquire plus the monotonic
+// time since. A wall clock that jumps ahead (a day, for a second and a
+// half) while nothing is minted therefore does not drag the record with
+// it; the record stays within the lead of the true time. A wall clock that
+// really moved ahead is believed once IDs are minted at it: such an ID is
+// past bound, so Generate drops it and waits for the loop, which raises
+// bound past the generator's new last ID at once (one write), and the
+// pace follows. Counter overflows that run IDs ahead of the clock are
+// covered the same way. No ID is ever returned above a bound whose write
+// is known to have applied.
+//
+// # When the record is ahead of the next holder's clock
+//
+// The next holder's generator continues after the record. A record ahead of
+// its clock by up to scru64.DefaultRollbackAllowance (10 s) is a small
+// rollback: minting goes on at once, in the record's tick, without waiting.
+// After a clean Close the record is the last ID, so the next holder does not
+// wait unless its clock is 10 s behind the old holder's; after a crash the
+// record is at most boundLeadTicks + one tick (about 5.4 s) ahead of the
+// old holder's last ID or pace, so the next holder does not wait unless
+// its clock is more than about 4.6 s behind. Both margins shrink by however
+// far counter overflows had run the old holder's IDs ahead of its clock
+// (up to the allowance, under a sustained burst). Beyond that, Generate
+// returns a [*RollbackError] (matching scru64.ErrClockRollback) that says
+// how long until minting resumes, and GenerateOrSleep waits for the clock
+// if that is at most [MaxSleep] (a minute) and returns the error at once
+// otherwise: the stream never goes back, and nobody waits hours in
+// silence. [Node.ClockWait] tells a caller the wait before it mints.
+//
+// # Failing closed
+//
+// A node stops minting before its lease can expire on the server. etcd
+// renews a lease to TTL from the moment it handles the keep-alive request,
+// which is after the node sent it, so if the node read its monotonic clock
+// at S just before sending a keep-alive that the server answered with TTL,
+// the lease lives at least until S + TTL of the server's time. The node
+// mints only while its monotonic clock reads below
+//
+//	deadline = S + TTL - margin,  margin = TTL/10 + 250 ms
+//
+// TTL/10 covers a client clock running up to 10% slower than the server's
+// (NTP keeps clocks within 0.05%), and 250 ms covers scheduling: the time
+// between the clock read that a mint checks and the moment the ID is
+// returned. Keep-alives go out every TTL/4, so at least two in a row may
+// fail before the deadline. When the deadline passes, a keep-alive finds
+// the lease gone, or a fenced write fails, the node is lost for good: every
+// generate call returns the [*LostError] and Done is closed.
+//
+// The check on the hot path is one atomic load of an immutable limits value
+// (deadline and bound) after the mint, compared with the monotonic reading
+// taken together with the timestamp (clock.MillisMono): no second clock
+// read, no call into etcd, and no timer that must fire on time.
+//
+// Uniqueness does not depend on the deadline: by the high-water argument an
+// old holder that ignored its deadline would still mint only IDs below its
+// successor's. The deadline adds that two processes do not mint under one
+// node ID at the same time.
+//
+// # What fencing cannot catch: etcd losing data
+//
+// All of the above assumes that etcd keeps what it acknowledged. A server
+// restarted with an empty data directory, or restored from an old backup
+// (or snapshot), forgets holder keys, leases and records, or takes them
+// back to older values; a new node may then take a node ID that a live
+// node still mints under, fresh or after an old record, and mint IDs the
+// live node minted or will mint. Nothing a node does can stop that between
+// the loss and the node's next request to etcd. At that request the node
+// notices what it can and stops with a [*LostError] matching [ErrDataLoss]
+// (and [ErrLeaseLost]):
+//
+//   - the revision of a KV answer is below that of an answer received
+//     before the request was sent (KV requests are linearizable, so only a
+//     rewind does that);
+//   - the cluster ID of an answer differs from the one Acquire saw;
+//   - a fenced write fails and the record is absent or below the node's
+//     own last write, or the realm key was deleted or made anew. Where its
+//     holder key is still its own (a restored backup), the node first
+//     writes its last bound back over the rewound record, so that the node
+//     ID's next holder starts after its IDs.
+//
+// A server that lost its data also forgets the node's lease, so the next
+// keep-alive (at most TTL/4 later) ends the node with [ErrLeaseLost] if no
+// write came first. The cluster ID alone is not enough: etcd derives it
+// from the member names and peer URLs, so a member restarted on an empty
+// data directory keeps it. After such a loss, every node of the realm
+// should be restarted and the IDs minted around the loss checked.
+package nodelease

@@ -1,0 +1,262 @@
+package nodelease
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/fastid/scru128/internal/clock"
+	"github.com/fastid/scru128/scru64"
+)
+
+const (
+	// boundLeadTicks is how far ahead of what the node may mint next it
+	// keeps its persisted bound: 20 ticks, 5.12 s.
+	boundLeadTicks = 20
+	// boundCheckInterval is how often the bound loop looks whether bound
+	// needs raising; it writes only when less than half the lead is left.
+	boundCheckInterval = 256 * time.Millisecond
+	// tickNs is one SCRU64 timestamp tick in nanoseconds.
+	tickNs = int64(256 * time.Millisecond)
+)
+
+// realm is the realm key: the node ID size of every node under the prefix.
+type realm struct {
+	key, value     string
+	createRevision int64 // as the acquire transaction read it
+}
+
+// fence is what the node knows of the record, so that each write applies
+// only to the record it last knew (see WriteRecord). Acquire, then the
+// bound loop, then Close use it, one after another, never at once: the
+// loop starts after Acquire's last write, and Close writes after the loop
+// has ended.
+type fence struct {
+	revision int64  // the record's mod revision as last known; 0: absent
+	value    string // its value then
+	// pending are writes sent since then whose answers were lost: one of
+	// them may have been applied (at most one, since all compare the same
+	// revision), which the next write finds out.
+	pending []pendingWrite
+}
+
+type pendingWrite struct {
+	value  string
+	delete bool
+}
+
+// pace is the node's estimate of the true tick, on the monotonic clock: the
+// wall clock at Acquire, plus monotonic time since. The background raise
+// of the bound follows it rather than the wall clock alone, so that a wall
+// clock that jumps ahead while nothing is minted does not drag the record
+// with it.
+type pace struct {
+	tick uint64
+	mono int64
+}
+
+// writeRecord writes value to the record (or deletes it), fenced on the
+// record the node last knew. If that compare fails and the record holds a
+// write of this node whose answer was lost, the node takes it as known and
+// tries once more. Anything else it finds ends the node: the holder key
+// gone or another lease's (lost), or the realm key or the record changed
+// by someone else (data loss).
+func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
+	for range 2 {
+		floor := n.revision.Load()
+		res, err := n.store.WriteRecord(ctx, RecordWrite{
+			HolderKey: n.holderKey, Lease: n.lease,
+			RecordKey: n.recordKey, ModRevision: n.fence.revision,
+			RealmKey: n.realm.key, RealmCreateRevision: n.realm.createRevision,
+			Value: value, Delete: del,
+		})
+		if err != nil {
+			n.fence.pending = append(n.fence.pending, pendingWrite{value, del})
+			return &StoreError{Op: "writing the continuity record " + strconv.Quote(n.recordKey), Err: err}
+		}
+		// A revision that went back ends the node, but a record found
+		// rewound below is still repaired first.
+		rewound := n.observe(res.Header, floor)
+		if res.Written {
+			if rewound != nil {
+				return rewound
+			}
+			n.fence = fence{revision: res.Header.Revision, value: value}
+			if del {
+				n.fence = fence{}
+			}
+			return nil
+		}
+		found := "absent"
+		if res.Record.Exists() {
+			found = strconv.Quote(res.Record.Value)
+		}
+		var lost error
+		switch {
+		case res.HolderLease != n.lease:
+			lost = n.lost("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
+		case res.RealmCreateRevision != n.realm.createRevision:
+			lost = n.lost("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
+				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
+		case rewound == nil && n.adopt(res.Record):
+			continue // a lost answer's write had applied: write again on top of it
+		case !res.Record.Exists() || res.Record.Value < n.fence.value:
+			// The record went back below this node's own last write: etcd
+			// rewound it. Put it back up, so that the node ID's next
+			// holder starts after this node's IDs, and stop.
+			n.repair(ctx, res.Record)
+			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
+				strconv.Quote(n.fence.value)+" to "+found, true)
+		default:
+			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
+				" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
+		}
+		if rewound != nil {
+			return rewound // the node's error: the first found
+		}
+		return lost
+	}
+	return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" changed twice under one write", true)
+}
+
+// adopt takes found as the node's own last write if it is one of the
+// writes whose answers were lost. Text IDs have one length, so comparing
+// values compares IDs.
+func (n *Node) adopt(found Record) bool {
+	for _, p := range n.fence.pending {
+		if p.delete && !found.Exists() || !p.delete && found.Exists() && p.value == found.Value {
+			n.fence = fence{revision: found.ModRevision, value: found.Value}
+			return true
+		}
+	}
+	return false
+}
+
+// repair writes the node's last known value over a record that went back
+// below it, fenced on what was found. It is one attempt: the node stops
+// either way.
+func (n *Node) repair(ctx context.Context, found Record) {
+	if n.fence.value == "" {
+		return
+	}
+	floor := n.revision.Load()
+	res, err := n.store.WriteRecord(ctx, RecordWrite{
+		HolderKey: n.holderKey, Lease: n.lease,
+		RecordKey: n.recordKey, ModRevision: found.ModRevision,
+		RealmKey: n.realm.key, RealmCreateRevision: n.realm.createRevision,
+		Value: n.fence.value,
+	})
+	if err == nil && res.Written && n.observe(res.Header, floor) == nil {
+		n.fence.revision = res.Header.Revision
+	}
+}
+
+// observe checks the header of an answer to a KV request: the cluster must
+// be the one Acquire talked to, and the revision at least floor, the
+// highest revision of answers received before the request was sent (etcd's
+// KV requests are linearizable, so a later request never sees an older
+// revision unless etcd lost data). A failed check ends the node.
+func (n *Node) observe(h Header, floor int64) error {
+	if err := n.observeCluster(h); err != nil {
+		return err
+	}
+	if h.Revision < floor {
+		return n.lost("etcd's revision went back from "+strconv.FormatInt(floor, 10)+" to "+
+			strconv.FormatInt(h.Revision, 10)+" (restored from a backup, or a member that lost its data?)", true)
+	}
+	for {
+		seen := n.revision.Load()
+		if h.Revision <= seen || n.revision.CompareAndSwap(seen, h.Revision) {
+			return nil
+		}
+	}
+}
+
+// observeCluster checks that an answer comes from the cluster Acquire
+// talked to. Answers without a cluster ID are not checked.
+func (n *Node) observeCluster(h Header) error {
+	if n.clusterID == 0 || h.ClusterID == 0 || h.ClusterID == n.clusterID {
+		return nil
+	}
+	return n.lost("another etcd cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
+		", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
+}
+
+// boundLoop keeps the persisted bound ahead of what the node may mint, and
+// raises it at once when Generate asks.
+func (n *Node) boundLoop() {
+	defer n.loops.Done()
+	ticker := time.NewTicker(boundCheckInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-ticker.C:
+		case <-n.raise:
+		}
+		if n.raiseBound(n.ctx, false) != nil && n.limits.Load().err != nil {
+			return
+		}
+	}
+}
+
+// raiseBound writes a new bound if less than half the lead is left (or
+// always, if force), and publishes it once the write is known to have
+// applied: only then may IDs up to it be minted.
+func (n *Node) raiseBound(ctx context.Context, force bool) error {
+	lim := n.limits.Load()
+	if lim.err != nil {
+		return lim.err
+	}
+	bound, ok := n.nextBound(lim.bound, force)
+	if !ok {
+		return nil
+	}
+	text, _ := highWater(bound, n.nodeID, n.size).AppendText(nil)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
+	defer cancel()
+	if err := n.writeRecord(ctx, string(text), false); err != nil {
+		return err
+	}
+	n.update(func(cur limits) *limits {
+		if bound <= cur.bound {
+			return nil
+		}
+		cur.bound, cur.changed = bound, make(chan struct{})
+		return &cur
+	})
+	return nil
+}
+
+// nextBound returns the bound to write, and whether to write it now. The
+// bound is boundLeadTicks past the larger of the last ID's tick (what the
+// node has minted, or the record it continues) and the wall clock's tick,
+// but the clock counts only as far as the pace allows: a wall clock that
+// runs ahead of the monotonic estimate is believed once IDs have been
+// minted at it, which is when the node needs it. A mint past the bound
+// moves the last ID there first, so the raise it asks for covers it.
+func (n *Node) nextBound(current uint64, force bool) (uint64, bool) {
+	mono := clock.Mono()
+	clockTick := n.clock.MillisAt(mono) >> 8
+	lastTick := n.gen.NodeSpec().NodePrev().Timestamp()
+	trusted := n.pace.tick + uint64(max(mono-n.pace.mono, 0)/tickNs)
+	if lastTick > trusted && clockTick > trusted {
+		n.pace = pace{tick: min(lastTick, clockTick), mono: mono}
+		trusted = n.pace.tick
+	}
+	base := max(lastTick, min(clockTick, trusted))
+	if !force && current >= base+boundLeadTicks/2 {
+		return 0, false
+	}
+	return min(max(base+boundLeadTicks, current), scru64.MaxTimestamp-1), true
+}
+
+// highWater returns the largest ID that node ID nodeID of size size can
+// mint at timestamp bound: its counter bits all ones.
+func highWater(bound uint64, nodeID uint32, size uint8) scru64.ID {
+	counterBits := 24 - size
+	counterMax := uint32(1)<<counterBits - 1
+	id, _ := scru64.FromParts(bound, nodeID<<counterBits|counterMax)
+	return id
+}
