@@ -331,6 +331,10 @@ BEGIN
     ts := split_part(state, ':', 2)::bigint;
     counters := split_part(state, ':', 3)::bigint;
     renewed := split_part(state, ':', 4)::bigint;
+  END IF;
+  -- A state is used only if it is one this function can have written.
+  IF ts BETWEEN 1 AND 281474976710655 AND counters BETWEEN 0 AND 281474976710655
+      AND renewed BETWEEN ts - 999 AND ts THEN
     IF now_ms > ts THEN
       -- A new millisecond: counter_lo starts again at random.
       ts := now_ms;
@@ -374,7 +378,7 @@ BEGIN
         PERFORM pg_sleep((target - now_ms) / 1000.0);
       END LOOP;
       IF state ~ '^[0-9]+:[0-9]{1,15}:' THEN
-        now_ms := greatest(now_ms, split_part(state, ':', 2)::bigint + 2);
+        now_ms := least(greatest(now_ms, split_part(state, ':', 2)::bigint + 2), 281474976710655);
       END IF;
     END IF;
     -- A new generator: both counters at random.
