@@ -759,3 +759,151 @@ func TestSQLSCRU64Range(t *testing.T) {
 		}
 	}
 }
+
+// sqlFunctionsGuide is the user's guide to the SQL functions.
+const sqlFunctionsGuide = "../docs/postgresql-functions.md"
+
+// TestSQLFunctionsGuide runs the psql session of the guide, statement by
+// statement, with psql as the guide says it ran, and requires psql's output
+// to be the guide's. IDs minted in the session differ from run to run, so
+// SCRU128 texts of a time after 2023 (the session's fixed IDs are older)
+// are compared as "<minted ID>".
+func TestSQLFunctionsGuide(t *testing.T) {
+	f := installSQLFunctions(t)
+	psql, err := exec.LookPath("psql")
+	if err != nil {
+		t.Skip("psql not found")
+	}
+	doc, err := os.ReadFile(sqlFunctionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, session, ok := strings.Cut(string(doc), "```psql\n")
+	if session, _, ok = strings.Cut(session, "```"); !ok {
+		t.Fatalf("%s has no psql session", sqlFunctionsGuide)
+	}
+	type step struct {
+		statement string
+		output    []string
+	}
+	var steps []step
+	for _, line := range strings.Split(session, "\n") {
+		if stmt, ok := strings.CutPrefix(line, "=> "); ok {
+			steps = append(steps, step{statement: stmt})
+		} else if len(steps) > 0 {
+			steps[len(steps)-1].output = append(steps[len(steps)-1].output, line)
+		}
+	}
+	if len(steps) < 10 {
+		t.Fatalf("%d statements in the session", len(steps))
+	}
+	for _, s := range steps {
+		cmd := exec.Command(psql, "-X", "-v", "SHOW_CONTEXT=never", "-c", s.statement, f.config.ConnString())
+		cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+f.schema, "PGTZ=UTC")
+		out, _ := cmd.CombinedOutput() // psql exits 1 on the errors the session shows
+		got, want := psqlOutput(string(out)), psqlOutput(strings.Join(s.output, "\n"))
+		if got != want {
+			t.Errorf("%s\nprints:\n%s\nthe guide shows:\n%s", s.statement, got, want)
+		}
+	}
+}
+
+// psqlOutput is psql's output without trailing spaces and blank lines at the
+// end, with the SCRU128 texts of times after 2023 replaced by "<minted ID>".
+func psqlOutput(s string) string {
+	since := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	s = scru128Text.ReplaceAllStringFunc(s, func(text string) string {
+		if id, err := scru128.Parse(text); err == nil && id.Time().After(since) {
+			return "<minted ID>"
+		}
+		return text
+	})
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+var scru128Text = regexp.MustCompile(`\b[0-9a-z]{25}\b`)
+
+// sqlFunctionsRemoval is how the guide says to remove what the file made.
+const sqlFunctionsRemoval = `DROP FUNCTION scru128_to_text, scru128_from_text, scru128_time, scru128_min_at, scru128_max_at,
+  scru128_generate, ulid_to_text, ulid_from_text, ulid_time, ulid_min_at, ulid_max_at,
+  scru64_to_text, scru64_from_text, scru64_time, scru64_min_at, scru64_max_at;
+DROP SEQUENCE scru128_generate_calls;`
+
+// TestSQLFunctionsRemoval runs the guide's removal statements and checks
+// that they leave nothing of the file in its schema.
+func TestSQLFunctionsRemoval(t *testing.T) {
+	f := installSQLFunctions(t)
+	doc, err := os.ReadFile(sqlFunctionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), sqlFunctionsRemoval) {
+		t.Fatalf("%s does not show the removal statements:\n%s", sqlFunctionsGuide, sqlFunctionsRemoval)
+	}
+	conn := f.connect(t)
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, sqlFunctionsRemoval); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	err = conn.QueryRow(ctx, `
+		SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = $1::regnamespace) +
+		       (SELECT count(*) FROM pg_class WHERE relnamespace = $1::regnamespace)`, f.schema).Scan(&left)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Errorf("%d functions and relations left in the schema", left)
+	}
+}
+
+// TestSQLFunctionsInQueries checks what the guide says IMMUTABLE buys: a
+// call on a constant is worked out when the query is planned, so that an
+// index serves it, and the functions fit generated columns and expression
+// indexes.
+func TestSQLFunctionsInQueries(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		`CREATE TABLE items (
+			id uuid PRIMARY KEY DEFAULT scru128_generate(),
+			text_id text GENERATED ALWAYS AS (scru128_to_text(id)) STORED)`,
+		"CREATE INDEX ON items (scru128_time(id))",
+		"INSERT INTO items (id) VALUES (scru128_from_text('0372hg16csmsm50l8dikcvukc'))",
+		"INSERT INTO items SELECT FROM generate_series(1, 100)",
+		"ANALYZE items",
+		"SET enable_seqscan = off",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var textID string
+	if err := conn.QueryRow(ctx, "SELECT text_id FROM items WHERE id = '017fee7f-ef41-7e2b-3432-ac2ec553687c'").Scan(&textID); err != nil {
+		t.Fatal(err)
+	}
+	if textID != "0372hg16csmsm50l8dikcvukc" {
+		t.Errorf("generated column: %q", textID)
+	}
+	for q, want := range map[string]string{
+		"SELECT * FROM items WHERE id = scru128_from_text('0372HG16CSMSM50L8DIKCVUKC')":                      "'017fee7f-ef41-7e2b-3432-ac2ec553687c'::uuid",
+		"SELECT * FROM items WHERE scru128_time(id) >= scru128_time('017fee7f-ef41-7e2b-3432-ac2ec553687c')": "'2022-04-03 08:17:16.097+00'::timestamp with time zone",
+	} {
+		rows, err := conn.Query(ctx, "EXPLAIN (COSTS OFF) "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		if !strings.Contains(plan, "Index") || !strings.Contains(plan, want) {
+			t.Errorf("%s: the plan does not use an index with the constant %s:\n%s", q, want, plan)
+		}
+	}
+}
