@@ -778,10 +778,11 @@ func TestSQLFunctionsGuide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, session, ok := strings.Cut(string(doc), "```psql\n")
-	if session, _, ok = strings.Cut(session, "```"); !ok {
+	_, session, found := strings.Cut(string(doc), "```psql\n")
+	if !found {
 		t.Fatalf("%s has no psql session", sqlFunctionsGuide)
 	}
+	session, _, _ = strings.Cut(session, "```")
 	type step struct {
 		statement string
 		output    []string

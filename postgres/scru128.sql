@@ -266,18 +266,18 @@ COMMENT ON FUNCTION scru128_max_at(timestamptz) IS
   'The largest SCRU128 ID of the millisecond that holds t.';
 
 
--- scru128_generate() follows the specification's algorithm with a state
--- per session, kept in a custom setting: the timestamp, counter_hi *
--- 2^24 + counter_lo and the time of counter_hi's last renewal of the last
--- ID. A setting is undone by ROLLBACK (and by ROLLBACK TO SAVEPOINT, and by
--- an exception caught in PL/pgSQL), which would lead the next call to
--- repeat what the rolled-back calls did and mint IDs below the ones they
+-- scru128_generate() runs the specification's algorithm on a state kept
+-- per session in a custom setting: the last ID's timestamp, its counters
+-- (counter_hi * 2^24 + counter_lo) and when its counter_hi was drawn.
+-- ROLLBACK undoes a setting (so do ROLLBACK TO SAVEPOINT and an exception
+-- caught in PL/pgSQL), and a generator back at the earlier state would
+-- repeat what the rolled-back calls did, minting IDs below the ones they
 -- returned. So each call also takes a number from this sequence, which no
 -- rollback undoes, and keeps it in the state: when the next call's number
 -- does not follow it, calls were lost, and the generator starts again
 -- above anything they can have minted. A session takes its numbers a
--- million at a time; the restart that the jump to the next million causes
--- is harmless.
+-- million at a time, so the jump to the next million restarts the
+-- generator too, which costs a wait of about 2 ms and nothing else.
 CREATE SEQUENCE IF NOT EXISTS scru128_generate_calls AS bigint CACHE 1000000;
 
 COMMENT ON SEQUENCE scru128_generate_calls IS
@@ -296,7 +296,7 @@ DECLARE
   -- file in two schemas keep two states.
   setting CONSTANT text := 'scru128.generator_' || ('scru128_generate_calls'::regclass::oid)::text;
   state text := current_setting(setting, true);  -- call:timestamp:counters:renewed
-  call bigint;
+  call_number bigint;
   history boolean := true;  -- this session may have minted IDs that the state does not account for
   now_ms bigint;
   target bigint;
@@ -306,7 +306,7 @@ DECLARE
   -- 122 random bits from the operating system's generator; hex digits 1-8,
   -- 19-24 and 25-30 (bytes 0-3, 9-11 and 12-14) hold none of the version
   -- and variant bits.
-  random text := encode(uuid_send(gen_random_uuid()), 'hex');
+  random_hex text := encode(uuid_send(gen_random_uuid()), 'hex');
 BEGIN
   now_ms := (('x' || encode(timestamptz_send(clock_timestamp()), 'hex'))::bit(64)::bigint + 946684800000000) / 1000;
   IF now_ms < 1 OR now_ms > 281474976710655 THEN
@@ -324,9 +324,9 @@ BEGIN
       history := false;
     END;
   END IF;
-  call := nextval('scru128_generate_calls');
+  call_number := nextval('scru128_generate_calls');
 
-  IF starts_with(state, (call - 1)::text || ':') THEN
+  IF starts_with(state, (call_number - 1)::text || ':') THEN
     -- The previous call of this session left the state: nothing was lost.
     ts := split_part(state, ':', 2)::bigint;
     counters := split_part(state, ':', 3)::bigint;
@@ -338,7 +338,7 @@ BEGIN
     IF now_ms > ts THEN
       -- A new millisecond: counter_lo starts again at random.
       ts := now_ms;
-      counters := (counters & 281474959933440) | ('x' || substr(random, 19, 6))::bit(24)::bigint;
+      counters := (counters & 281474959933440) | ('x' || substr(random_hex, 19, 6))::bit(24)::bigint;
     ELSIF now_ms + 10000 >= ts THEN
       -- The same millisecond, or the clock is behind the last ID by 10 s
       -- or less: count on. A carry out of counter_lo increments counter_hi,
@@ -350,18 +350,18 @@ BEGIN
             USING ERRCODE = 'datetime_field_overflow';
         END IF;
         ts := ts + 1;
-        counters := ('x' || substr(random, 19, 6))::bit(24)::bigint;
+        counters := ('x' || substr(random_hex, 19, 6))::bit(24)::bigint;
       END IF;
     ELSE
       -- The clock went back by more than 10 s: start over as a new
       -- generator would.
       ts := now_ms;
-      counters := ('x' || substr(random, 19, 12))::bit(48)::bigint;
+      counters := ('x' || substr(random_hex, 19, 12))::bit(48)::bigint;
       renewed := now_ms;
     END IF;
     IF ts - renewed >= 1000 THEN
       -- counter_hi lives a second.
-      counters := (('x' || substr(random, 25, 6))::bit(24)::bigint << 24) | (counters & 16777215);
+      counters := (('x' || substr(random_hex, 25, 6))::bit(24)::bigint << 24) | (counters & 16777215);
       renewed := ts;
     END IF;
   ELSE
@@ -383,17 +383,17 @@ BEGIN
     END IF;
     -- A new generator: both counters at random.
     ts := now_ms;
-    counters := ('x' || substr(random, 19, 12))::bit(48)::bigint;
+    counters := ('x' || substr(random_hex, 19, 12))::bit(48)::bigint;
     renewed := now_ms;
   END IF;
 
-  PERFORM set_config(setting, call || ':' || ts || ':' || counters || ':' || renewed, false);
-  RETURN (lpad(to_hex(ts), 12, '0') || lpad(to_hex(counters), 12, '0') || left(random, 8))::uuid;
+  PERFORM set_config(setting, call_number || ':' || ts || ':' || counters || ':' || renewed, false);
+  RETURN (lpad(to_hex(ts), 12, '0') || lpad(to_hex(counters), 12, '0') || left(random_hex, 8))::uuid;
 END
 $$;
 
 COMMENT ON FUNCTION scru128_generate() IS
-  'A new SCRU128 ID, above every ID this session minted before it (rolled-back ones too); unique across sessions by its 80 random bits.';
+  'A new SCRU128 ID at the server''s time: within a session above the one before, rolled-back ones too (docs/postgresql-functions.md has the limits); unique across sessions by its 80 random bits.';
 
 
 -- ========================================================================
@@ -438,7 +438,7 @@ BEGIN
     substring(alphabet FROM ((lo >> 15) & 31)::int + 1 FOR 1) ||
     substring(alphabet FROM ((lo >> 10) & 31)::int + 1 FOR 1) ||
     substring(alphabet FROM ((lo >> 5) & 31)::int + 1 FOR 1) ||
-    substring(alphabet FROM ((lo >> 0) & 31)::int + 1 FOR 1),
+    substring(alphabet FROM (lo & 31)::int + 1 FOR 1),
     'escape');
 END
 $$;
