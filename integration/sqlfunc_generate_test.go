@@ -415,6 +415,39 @@ func TestSQLGenerateClockBehind(t *testing.T) {
 	if int64(id.Timestamp()) != ts+1001 || id.CounterHi() != 0 {
 		t.Errorf("after an overflow: %s (timestamp %d, counter_hi %d), want timestamp %d and counter_hi 0", id, id.Timestamp(), id.CounterHi(), ts+1001)
 	}
+
+	// IDs lost to a rollback while the generator is ahead of the clock:
+	// the next ID is above them, though the clock is below all of them.
+	call, ts, counters, _ = g.get(t)
+	g.set(t, call, ts+5000, counters, ts+5000)
+	results := runBatch(t, conn, []string{
+		"BEGIN", "SELECT scru128_generate() FROM generate_series(1, 5)", "ROLLBACK", "SELECT scru128_generate()",
+	})
+	lost, next := idsOf(t, results[1]), idsOf(t, results[3])
+	checkAbove(t, lost, next)
+	if int64(lost[0].Timestamp()) != ts+5000 {
+		t.Errorf("the lost IDs are not ahead of the clock: %s", lost[0])
+	}
+}
+
+// TestSQLGenerateCallBlocks makes a session take its call numbers three at
+// a time instead of a million, so that the jump to the next block, which
+// looks like lost calls, comes every third call: the IDs still increase and
+// carry the server's time.
+func TestSQLGenerateCallBlocks(t *testing.T) {
+	f := installSQLFunctions(t)
+	if _, err := f.connect(t).Exec(context.Background(), "ALTER SEQUENCE scru128_generate_calls CACHE 3"); err != nil {
+		t.Fatal(err)
+	}
+	conn := f.connect(t)
+	m := generate(t, conn, 30)
+	checkMinted(t, m)
+	for range 10 {
+		next := generate(t, conn, 1)
+		checkMinted(t, next)
+		checkAbove(t, m.ids, next.ids)
+		m.ids = append(m.ids, next.ids...)
+	}
 }
 
 // TestSQLGenerateReadOnly pins down a limit the guide states: the
