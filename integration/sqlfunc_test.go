@@ -908,3 +908,57 @@ func TestSQLFunctionsInQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLFunctionsGuideUsage runs the guide's example of scru128_generate()
+// in a column default, a trigger and a migration, on tables made for it,
+// and checks the IDs each gave.
+func TestSQLFunctionsGuideUsage(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	ctx := context.Background()
+	doc, err := os.ReadFile(sqlFunctionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example string
+	for _, block := range strings.Split(string(doc), "```sql\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		if strings.Contains(block, "CREATE TABLE events") {
+			example = block
+		}
+	}
+	if example == "" {
+		t.Fatalf("%s has no example of scru128_generate() in a table", sqlFunctionsGuide)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("CREATE TABLE audit (seq serial, id uuid, what text)")
+	exec("CREATE TABLE legacy (n int)")
+	exec("INSERT INTO legacy SELECT generate_series(1, 100)")
+	exec(example)
+	exec(`INSERT INTO events (body) VALUES ('{}'), ('{}')`)
+	exec(`INSERT INTO audit (what) VALUES ('a'), ('b')`)
+	exec(`INSERT INTO audit (id, what) VALUES ('017fee7f-ef41-7e2b-3432-ac2ec553687c', 'given')`)
+	for q, want := range map[string]int{
+		"SELECT count(DISTINCT id) FROM events":                                            2,
+		"SELECT count(DISTINCT id) FROM audit":                                             3,
+		"SELECT count(*) FROM audit WHERE id = '017fee7f-ef41-7e2b-3432-ac2ec553687c'":     1,
+		"SELECT count(DISTINCT id) FROM legacy":                                            100,
+		"SELECT count(*) FROM legacy WHERE scru128_time(id) > now() - interval '1 minute'": 100,
+	} {
+		var got int
+		if err := conn.QueryRow(ctx, q).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got != want {
+			t.Errorf("%s = %d, want %d", q, got, want)
+		}
+	}
+	m := generateQuery(t, conn, "SELECT id FROM audit WHERE what <> 'given' ORDER BY seq")
+	if len(m.ids) != 2 || m.ids[1].Compare(m.ids[0]) <= 0 {
+		t.Errorf("the trigger's IDs: %v", m.ids)
+	}
+}
