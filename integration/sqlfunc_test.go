@@ -962,3 +962,38 @@ func TestSQLFunctionsGuideUsage(t *testing.T) {
 		t.Errorf("the trigger's IDs: %v", m.ids)
 	}
 }
+
+// TestSQLFunctionsMeasureScript runs postgres/measure.sql over a thousand
+// rows, for what it prints rather than for the figures: a row with a number
+// for each function of the guide's cost table, whether the table holds
+// figures yet or not.
+func TestSQLFunctionsMeasureScript(t *testing.T) {
+	f := installSQLFunctions(t)
+	psql, err := exec.LookPath("psql")
+	if err != nil {
+		t.Skip("psql not found")
+	}
+	cmd := exec.Command(psql, "-X", "-v", "ON_ERROR_STOP=1", "-v", "rows=1000", "-f", "../postgres/measure.sql", f.config.ConnString())
+	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+f.schema)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	measured := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\| -?[0-9]+\\.[0-9]{2} \\|$").FindAllStringSubmatch(string(out), -1) {
+		measured[m[1]] = true
+	}
+	doc, err := os.ReadFile(sqlFunctionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := regexp.MustCompile("(?m)^\\| `([^`]+)` \\| (?:to be measured|[0-9]+(?:\\.[0-9]+)?) \\|$").FindAllStringSubmatch(string(doc), -1)
+	if len(listed) == 0 || len(listed) != len(measured) {
+		t.Errorf("the guide's table has %d functions, the script measured %d:\n%s", len(listed), len(measured), out)
+	}
+	for _, l := range listed {
+		if !measured[l[1]] {
+			t.Errorf("the script does not measure %s:\n%s", l[1], out)
+		}
+	}
+}
