@@ -17,7 +17,8 @@
 -- It is plain SQL and PL/pgSQL, needs no extension and no C, and uses
 -- nothing newer than PostgreSQL 13 (gen_random_uuid() is built in since
 -- 13). It is tested on PostgreSQL 15, against the Go implementation, by
--- integration/sqlfunc_test.go. docs/postgresql-functions.md is the guide.
+-- integration/sqlfunc_test.go and integration/sqlfunc_generate_test.go.
+-- docs/postgresql-functions.md is the guide.
 --
 -- Storage, as the Go packages bind it: a SCRU128 or a ULID is the 16 bytes
 -- of a uuid column (which then sorts as the IDs do); a SCRU64 is a bigint.
