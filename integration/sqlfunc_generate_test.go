@@ -117,15 +117,13 @@ func TestSQLGenerate(t *testing.T) {
 }
 
 // TestSQLGenerateRenewal checks that counter_hi stays for a second and is
-// drawn again after it: IDs 600 ms apart keep it, and 1.2 s apart do not
+// drawn again after it: IDs 300 ms apart keep it, and 1.2 s apart do not
 // (unless the new draw equals the old, one chance in 2^24).
 func TestSQLGenerateRenewal(t *testing.T) {
 	conn := installSQLFunctions(t).connect(t)
 	var ids []scru128.ID
-	for i := range 3 {
-		if i > 0 {
-			time.Sleep(600 * time.Millisecond)
-		}
+	for _, pause := range []time.Duration{0, 300 * time.Millisecond, 900 * time.Millisecond} {
+		time.Sleep(pause)
 		ids = append(ids, generate(t, conn, 1).ids[0])
 	}
 	if ids[1].CounterHi() != ids[0].CounterHi() {
