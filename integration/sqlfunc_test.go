@@ -800,8 +800,9 @@ func TestSQLFunctionsGuide(t *testing.T) {
 	}
 	for _, s := range steps {
 		cmd := exec.Command(psql, "-X", "-v", "SHOW_CONTEXT=never", "-c", s.statement, f.config.ConnString())
-		cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+f.schema, "PGTZ=UTC", "LC_ALL=C") // psql in English
-		out, _ := cmd.CombinedOutput()                                                               // psql exits 1 on the errors the session shows
+		// LC_ALL=C keeps psql in English.
+		cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+f.schema, "PGTZ=UTC", "LC_ALL=C")
+		out, _ := cmd.CombinedOutput() // psql exits 1 on the errors the session shows
 		got, want := psqlOutput(string(out)), psqlOutput(strings.Join(s.output, "\n"))
 		if got != want {
 			t.Errorf("%s\nprints:\n%s\nthe guide shows:\n%s", s.statement, got, want)
