@@ -683,7 +683,7 @@ DECLARE
   us bigint := ('x' || encode(timestamptz_send(t), 'hex'))::bit(64)::bigint;
 BEGIN
   IF us < -946684800000000 OR us >= 72301961339136000 - 946684800000000 THEN
-    RAISE EXCEPTION 'a SCRU64 ID cannot hold the time %: it holds 1970-01-01 to 4261-02-27 UTC', t
+    RAISE EXCEPTION 'a SCRU64 ID cannot hold the time %: it holds 1970-01-01 to 4261-02-27 06:08:59.135 UTC', t
       USING ERRCODE = 'datetime_field_overflow';
   END IF;
   RETURN ((us + 946684800000000) / 1000 >> 8) << 24;
@@ -701,7 +701,7 @@ DECLARE
   us bigint := ('x' || encode(timestamptz_send(t), 'hex'))::bit(64)::bigint;
 BEGIN
   IF us < -946684800000000 OR us >= 72301961339136000 - 946684800000000 THEN
-    RAISE EXCEPTION 'a SCRU64 ID cannot hold the time %: it holds 1970-01-01 to 4261-02-27 UTC', t
+    RAISE EXCEPTION 'a SCRU64 ID cannot hold the time %: it holds 1970-01-01 to 4261-02-27 06:08:59.135 UTC', t
       USING ERRCODE = 'datetime_field_overflow';
   END IF;
   RETURN (((us + 946684800000000) / 1000 >> 8) << 24) | 16777215;
