@@ -1,0 +1,506 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fastid/scru128"
+)
+
+// minted is IDs from scru128_generate() and the server's clock read before
+// and after the statement that minted them.
+type minted struct {
+	ids           []scru128.ID
+	before, after time.Time
+}
+
+// generate mints n IDs in one statement on conn.
+func generate(t *testing.T, conn *pgx.Conn, n int) minted {
+	t.Helper()
+	return generateQuery(t, conn, fmt.Sprintf("SELECT scru128_generate() FROM generate_series(1, %d)", n))
+}
+
+// generateQuery runs q, which returns one uuid column, and reads the clock
+// around it.
+func generateQuery(t *testing.T, conn *pgx.Conn, q string) minted {
+	t.Helper()
+	ctx := context.Background()
+	var m minted
+	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.before); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := pgx.CollectRows(rows, pgx.RowTo[[16]byte])
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	for _, b := range raw {
+		m.ids = append(m.ids, scru128.FromUUID(b))
+	}
+	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.after); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// checkMinted requires that the IDs increase strictly, parse back from
+// their text in Go, and carry a timestamp between the clock readings
+// around their statement.
+func checkMinted(t *testing.T, m minted) {
+	t.Helper()
+	for i, id := range m.ids {
+		if parsed, err := scru128.Parse(id.String()); err != nil || parsed != id {
+			t.Fatalf("%s: Parse gives %v, %v", id, parsed, err)
+		}
+		if i > 0 && id.Compare(m.ids[i-1]) <= 0 {
+			t.Fatalf("ID %d, %s, is not above the one before, %s", i, id, m.ids[i-1])
+		}
+		if ms := int64(id.Timestamp()); ms < m.before.UnixMilli() || ms > m.after.UnixMilli() {
+			t.Fatalf("ID %d, %s, has timestamp %d, outside the clock's %d to %d", i, id, ms, m.before.UnixMilli(), m.after.UnixMilli())
+		}
+	}
+}
+
+// checkAbove requires every ID of later to be above every ID of earlier.
+func checkAbove(t *testing.T, earlier []scru128.ID, later []scru128.ID) {
+	t.Helper()
+	top := slices.MaxFunc(earlier, scru128.ID.Compare)
+	for _, id := range later {
+		if id.Compare(top) <= 0 {
+			t.Fatalf("%s is not above %s, minted before it", id, top)
+		}
+	}
+}
+
+// TestSQLGenerate mints 10,000 IDs in one statement and 200 in statements
+// of their own, and checks them against the specification: strictly
+// increasing, the server's time, and within a millisecond counter_lo
+// counting up by one (with a carry into counter_hi).
+func TestSQLGenerate(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	batch := generate(t, conn, 10_000)
+	checkMinted(t, batch)
+	all := batch.ids
+	for range 200 {
+		m := generate(t, conn, 1)
+		checkMinted(t, m)
+		checkAbove(t, all, m.ids)
+		all = append(all, m.ids...)
+	}
+	sameMs := 0
+	for i := 1; i < len(all); i++ {
+		prev, id := all[i-1], all[i]
+		if id.Timestamp() != prev.Timestamp() {
+			continue
+		}
+		sameMs++
+		counters := func(id scru128.ID) uint64 { return uint64(id.CounterHi())<<24 | uint64(id.CounterLo()) }
+		if counters(id) != counters(prev)+1 {
+			t.Errorf("%s follows %s in the same millisecond, but its counters are not one more", id, prev)
+		}
+	}
+	if sameMs < 1000 {
+		t.Errorf("only %d IDs share a millisecond with the one before: the counters are barely tested", sameMs)
+	}
+}
+
+// TestSQLGenerateRenewal checks that counter_hi stays for a second and is
+// drawn again after it: IDs 300 ms apart keep it, and 1.2 s apart do not
+// (unless the new draw equals the old, one chance in 2^24).
+func TestSQLGenerateRenewal(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	var ids []scru128.ID
+	for _, pause := range []time.Duration{0, 300 * time.Millisecond, 900 * time.Millisecond} {
+		time.Sleep(pause)
+		ids = append(ids, generate(t, conn, 1).ids[0])
+	}
+	if ids[1].CounterHi() != ids[0].CounterHi() {
+		t.Errorf("counter_hi changed within a second: %s, %s", ids[0], ids[1])
+	}
+	if ids[2].CounterHi() == ids[0].CounterHi() {
+		t.Errorf("counter_hi was not renewed after a second: %s, %s", ids[0], ids[2])
+	}
+}
+
+// TestSQLGenerateDefault uses scru128_generate() as a column DEFAULT: rows
+// inserted one at a time and by the thousand get increasing IDs in the
+// order they were inserted.
+func TestSQLGenerateDefault(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE generated (seq bigserial PRIMARY KEY, id uuid NOT NULL DEFAULT scru128_generate())",
+		"INSERT INTO generated DEFAULT VALUES",
+		"INSERT INTO generated (seq) SELECT nextval('generated_seq_seq') FROM generate_series(1, 1000)",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for range 100 {
+		if _, err := conn.Exec(ctx, "INSERT INTO generated DEFAULT VALUES"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := generateQuery(t, conn, "SELECT id FROM generated ORDER BY seq")
+	if len(m.ids) != 1101 {
+		t.Fatalf("%d rows, want 1101", len(m.ids))
+	}
+	for i := 1; i < len(m.ids); i++ {
+		if m.ids[i].Compare(m.ids[i-1]) <= 0 {
+			t.Fatalf("row %d: %s is not above %s", i, m.ids[i], m.ids[i-1])
+		}
+	}
+}
+
+// TestSQLGenerateSessions mints in four sessions at once: each session's
+// IDs increase, and no ID repeats.
+func TestSQLGenerateSessions(t *testing.T) {
+	f := installSQLFunctions(t)
+	const sessions, statements, perStatement = 4, 50, 100
+	conns := make([]*pgx.Conn, sessions)
+	for i := range conns {
+		conns[i] = f.connect(t)
+	}
+	results := make([][]scru128.ID, sessions)
+	errs := make([]error, sessions)
+	var wg sync.WaitGroup
+	for i, conn := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q := fmt.Sprintf("SELECT scru128_generate() FROM generate_series(1, %d)", perStatement)
+			for range statements {
+				rows, err := conn.Query(context.Background(), q)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				raw, err := pgx.CollectRows(rows, pgx.RowTo[[16]byte])
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				for _, b := range raw {
+					results[i] = append(results[i], scru128.FromUUID(b))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[scru128.ID]int{}
+	for i, ids := range results {
+		if errs[i] != nil {
+			t.Fatalf("session %d: %v", i, errs[i])
+		}
+		if len(ids) != statements*perStatement {
+			t.Fatalf("session %d: %d IDs", i, len(ids))
+		}
+		for j, id := range ids {
+			if j > 0 && id.Compare(ids[j-1]) <= 0 {
+				t.Fatalf("session %d: %s is not above %s", i, id, ids[j-1])
+			}
+			if other, dup := seen[id]; dup {
+				t.Fatalf("%s minted by sessions %d and %d", id, other, i)
+			}
+			seen[id] = i
+		}
+	}
+}
+
+// TestSQLGenerateRollback undoes the generator's state in every way a
+// session can, after IDs were minted and seen, and requires the next ID to
+// be above all of them and still to carry the server's time. The undoing
+// statements and the next call go to the server in one batch, so that the
+// lost IDs and the next one mostly share a millisecond, where a generator
+// that forgot them would repeat their counters.
+func TestSQLGenerateRollback(t *testing.T) {
+	f := installSQLFunctions(t)
+	const gen = "SELECT scru128_generate() FROM generate_series(1, 5)"
+	for _, tc := range []struct {
+		name string
+		// undo mints five IDs and makes the session's state lose them;
+		// then the test mints one more, and runs after.
+		undo, after []string
+		// fresh runs each round in a new session.
+		fresh bool
+	}{
+		{"rollback", []string{"BEGIN", gen, "ROLLBACK"}, nil, false},
+		{"rollback of a session's first transaction", []string{"BEGIN", gen, "ROLLBACK"}, nil, true},
+		{"rollback to savepoint", []string{"BEGIN", "SAVEPOINT s", gen, "ROLLBACK TO SAVEPOINT s"}, []string{"COMMIT"}, false},
+		{"exception caught in PL/pgSQL", []string{`DO $$
+			BEGIN
+				BEGIN
+					FOR i IN 1..5 LOOP
+						RAISE NOTICE '%', scru128_generate(); -- the IDs leave the block only as notices
+					END LOOP;
+					RAISE EXCEPTION 'undo';
+				EXCEPTION WHEN raise_exception THEN
+					NULL;
+				END;
+			END $$`}, nil, false},
+		{"RESET ALL", []string{gen, "RESET ALL"}, nil, false},
+		{"DISCARD SEQUENCES", []string{gen, "DISCARD SEQUENCES"}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var notices []string
+			config := f.config.Copy()
+			config.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+			var conn *pgx.Conn
+			var all []scru128.ID
+			for round := range 20 {
+				if tc.fresh || round == 0 {
+					conn = connectConfig(t, config)
+				}
+				if !tc.fresh && round == 0 {
+					all = generate(t, conn, 10).ids
+				}
+				notices = nil
+				stmts := append(append([]string{"SELECT clock_timestamp()"}, tc.undo...),
+					"SELECT scru128_generate()", "SELECT clock_timestamp()")
+				results := runBatch(t, conn, append(stmts, tc.after...))
+				var lost []scru128.ID
+				for i, q := range tc.undo {
+					if q == gen {
+						lost = append(lost, idsOf(t, results[1+i])...)
+					}
+				}
+				for _, n := range notices {
+					lost = append(lost, scru128.FromUUID(uuidBytes(n)))
+				}
+				if len(lost) != 5 {
+					t.Fatalf("%d IDs lost, want 5", len(lost))
+				}
+				next := minted{
+					ids:    idsOf(t, results[1+len(tc.undo)]),
+					before: results[0][0].(time.Time),
+					after:  results[2+len(tc.undo)][0].(time.Time),
+				}
+				checkMinted(t, next)
+				checkAbove(t, append(all, lost...), next.ids)
+				all = append(append(all, lost...), next.ids...)
+			}
+		})
+	}
+}
+
+// runBatch sends stmts to the server in one batch and returns the first
+// column of the rows of each.
+func runBatch(t *testing.T, conn *pgx.Conn, stmts []string) [][]any {
+	t.Helper()
+	batch := &pgx.Batch{}
+	for _, q := range stmts {
+		batch.Queue(q)
+	}
+	br := conn.SendBatch(context.Background(), batch)
+	defer br.Close()
+	out := make([][]any, len(stmts))
+	for i, q := range stmts {
+		rows, err := br.Query()
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		for rows.Next() {
+			v, err := rows.Values()
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			out[i] = append(out[i], v[0])
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return out
+}
+
+// idsOf converts uuid values read by runBatch to IDs.
+func idsOf(t *testing.T, values []any) []scru128.ID {
+	t.Helper()
+	ids := make([]scru128.ID, len(values))
+	for i, v := range values {
+		b, ok := v.([16]byte)
+		if !ok {
+			t.Fatalf("%T is not a uuid", v)
+		}
+		ids[i] = scru128.FromUUID(b)
+	}
+	return ids
+}
+
+// generatorState reads and writes the session's generator state, to put the
+// generator where a test cannot bring the server's clock: ahead of it, or
+// at a counter overflow. The state is call:timestamp:counters:renewed.
+type generatorState struct {
+	conn    *pgx.Conn
+	setting string
+}
+
+func newGeneratorState(t *testing.T, conn *pgx.Conn) generatorState {
+	t.Helper()
+	var setting string
+	if err := conn.QueryRow(context.Background(), "SELECT 'scru128.generator_' || 'scru128_generate_calls'::regclass::oid").Scan(&setting); err != nil {
+		t.Fatal(err)
+	}
+	return generatorState{conn, setting}
+}
+
+func (g generatorState) get(t *testing.T) (call, ts, counters, renewed int64) {
+	t.Helper()
+	var state string
+	if err := g.conn.QueryRow(context.Background(), "SELECT current_setting($1)", g.setting).Scan(&state); err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Split(state, ":")
+	if len(fields) != 4 {
+		t.Fatalf("state %q", state)
+	}
+	var v [4]int64
+	for i, s := range fields {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("state %q: %v", state, err)
+		}
+		v[i] = n
+	}
+	return v[0], v[1], v[2], v[3]
+}
+
+func (g generatorState) set(t *testing.T, call, ts, counters, renewed int64) {
+	t.Helper()
+	state := fmt.Sprintf("%d:%d:%d:%d", call, ts, counters, renewed)
+	if _, err := g.conn.Exec(context.Background(), "SELECT set_config($1, $2, false)", g.setting, state); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSQLGenerateClockBehind puts the last ID ahead of the server's clock:
+// by 5 s the generator counts on from it, as the specification's rollback
+// allowance of 10 s says; by 20 s it starts over at the clock. A counter
+// overflow moves to the next millisecond with counter_hi at zero.
+func TestSQLGenerateClockBehind(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	g := newGeneratorState(t, conn)
+	generate(t, conn, 1)
+
+	call, ts, counters, _ := g.get(t)
+	g.set(t, call, ts+5000, counters, ts+5000)
+	id := generate(t, conn, 1).ids[0]
+	if int64(id.Timestamp()) != ts+5000 || int64(id.CounterHi())<<24|int64(id.CounterLo()) != counters+1 {
+		t.Errorf("5 s behind: %s (timestamp %d), want timestamp %d and counters %d", id, id.Timestamp(), ts+5000, counters+1)
+	}
+
+	call, ts, counters, _ = g.get(t)
+	g.set(t, call, ts+20_000, counters, ts+20_000)
+	m := generate(t, conn, 1)
+	checkMinted(t, m) // the clock's time again, below the last ID: a reset
+
+	call, ts, _, _ = g.get(t)
+	g.set(t, call, ts+1000, 1<<48-1, ts+1000)
+	id = generate(t, conn, 1).ids[0]
+	if int64(id.Timestamp()) != ts+1001 || id.CounterHi() != 0 {
+		t.Errorf("after an overflow: %s (timestamp %d, counter_hi %d), want timestamp %d and counter_hi 0", id, id.Timestamp(), id.CounterHi(), ts+1001)
+	}
+
+	// IDs lost to a rollback while the generator is ahead of the clock:
+	// the next ID is above them, though the clock is below all of them.
+	call, ts, counters, _ = g.get(t)
+	g.set(t, call, ts+5000, counters, ts+5000)
+	results := runBatch(t, conn, []string{
+		"BEGIN", "SELECT scru128_generate() FROM generate_series(1, 5)", "ROLLBACK", "SELECT scru128_generate()",
+	})
+	lost, next := idsOf(t, results[1]), idsOf(t, results[3])
+	checkAbove(t, lost, next)
+	if int64(lost[0].Timestamp()) != ts+5000 {
+		t.Errorf("the lost IDs are not ahead of the clock: %s", lost[0])
+	}
+}
+
+// TestSQLGenerateCallBlocks makes a session take its call numbers three at
+// a time instead of a million, so that the jump to the next block, which
+// looks like lost calls, comes every third call: the IDs still increase and
+// carry the server's time.
+func TestSQLGenerateCallBlocks(t *testing.T) {
+	f := installSQLFunctions(t)
+	if _, err := f.connect(t).Exec(context.Background(), "ALTER SEQUENCE scru128_generate_calls CACHE 3"); err != nil {
+		t.Fatal(err)
+	}
+	conn := f.connect(t)
+	m := generate(t, conn, 30)
+	checkMinted(t, m)
+	for range 10 {
+		next := generate(t, conn, 1)
+		checkMinted(t, next)
+		checkAbove(t, m.ids, next.ids)
+		m.ids = append(m.ids, next.ids...)
+	}
+}
+
+// TestSQLGenerateReadOnly pins down a limit the guide states: the
+// generator takes a number from a sequence, which a read-only transaction
+// refuses.
+func TestSQLGenerateReadOnly(t *testing.T) {
+	conn := installSQLFunctions(t).connect(t)
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, "BEGIN READ ONLY"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := conn.Exec(ctx, "SELECT scru128_generate()")
+	if err == nil {
+		t.Fatal("scru128_generate() worked in a read-only transaction")
+	}
+	if code, text := pgError(t, err); code != "25006" { // read_only_sql_transaction
+		t.Errorf("SQLSTATE %s, want 25006: %s", code, text)
+	}
+	if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSQLGenerateOtherRole mints as a role that owns nothing and has only
+// USAGE on the functions' schema: the file grants what the generator needs
+// to everyone.
+func TestSQLGenerateOtherRole(t *testing.T) {
+	f := installSQLFunctions(t)
+	conn := f.connect(t)
+	ctx := context.Background()
+	var superuser bool
+	if err := conn.QueryRow(ctx, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").Scan(&superuser); err != nil {
+		t.Fatal(err)
+	}
+	if !superuser {
+		t.Skip("the test user cannot create a role")
+	}
+	role := f.schema + "_user"
+	for _, q := range []string{
+		"CREATE ROLE " + role,
+		"GRANT USAGE ON SCHEMA " + f.schema + " TO " + role,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, q := range []string{"RESET ROLE", "REVOKE USAGE ON SCHEMA " + f.schema + " FROM " + role, "DROP ROLE " + role} {
+			if _, err := conn.Exec(context.Background(), q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	})
+	if _, err := conn.Exec(ctx, "SET ROLE "+role); err != nil {
+		t.Fatal(err)
+	}
+	checkMinted(t, generate(t, conn, 10))
+}
