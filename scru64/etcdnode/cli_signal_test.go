@@ -50,13 +50,13 @@ type streamingGen struct {
 // stream soon runs at the clock's pace and its output stays small.
 func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
 	t.Helper()
-	g := startGen(t, bin, endpoint)
+	g := startStream(t, bin, endpoint)
 	g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
 	return g
 }
 
-// startGen starts gen -stream through endpoint.
-func startGen(t *testing.T, bin, endpoint string) *streamingGen {
+// startStream starts gen -stream through endpoint.
+func startStream(t *testing.T, bin, endpoint string) *streamingGen {
 	t.Helper()
 	g := &streamingGen{exited: make(chan struct{})}
 	g.cmd = exec.Command(bin, "gen", "-format", "scru64", "-etcd", endpoint, "-etcd-size", "16", "-stream")
@@ -211,7 +211,7 @@ func TestCLISignalWhileLeasing(t *testing.T) {
 	bin, srv := startCLITest(t)
 	p, endpoint := startProxy(t, srv.endpoint)
 	p.cut.Store(true)
-	g := startGen(t, bin, endpoint)
+	g := startStream(t, bin, endpoint)
 	time.Sleep(time.Second)
 	g.interrupt(t, syscall.SIGINT)
 	if out := g.stdout.String(); out != "" {
