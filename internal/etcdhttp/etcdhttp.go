@@ -1,7 +1,13 @@
 // Package etcdhttp is a nodelease.Store over etcd's JSON gateway (the
 // grpc-gateway every etcd v3 server serves on its client URLs under /v3/),
 // with nothing but the standard library, so that the command-line tool can
-// lease SCRU64 node IDs without the etcd client in the root module.
+// lease SCRU64 node IDs without the etcd client in the root module. It
+// speaks TLS (a private CA, a client certificate) and etcd's
+// authentication (a user and password) as etcdctl does, see [Config].
+//
+// Its errors carry no package prefix: its one user, the command-line tool,
+// puts its own first, and words what it says about a [*ConfigError],
+// [*TLSError] or [*AuthError] from their fields, naming its own flags.
 //
 // Requests are POSTs of JSON: keys and values in base64, 64-bit integers as
 // decimal strings (the gateway's protobuf JSON mapping), and fields that
@@ -19,9 +25,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/fastid/scru128/internal/nodelease"
@@ -33,73 +37,42 @@ type Store struct {
 	endpoints []string     // scheme://host:port, no trailing slash
 	current   atomic.Int32 // index of the endpoint that answered last
 	client    *http.Client
+	auth      *auth // nil without a user
 }
 
 var _ nodelease.Store = (*Store)(nil)
 
-// New returns a [Store] for the client URLs of one etcd cluster, such as
-// http://127.0.0.1:2379 or, as etcdctl takes them, 127.0.0.1:2379 (plain
-// HTTP), using client (http.DefaultClient if nil). A
-// request goes to the endpoint that answered last and, if it cannot be
-// reached, to the next one. It returns an error if there is no endpoint or
-// one is not an http or https URL with a host.
-//
-// Moving on to the next endpoint after a transport error may send a
-// request twice, once to a server that applied it without answering. Each
-// request of the protocol tolerates that: keep-alives, revocations and
-// listings are idempotent; a second copy of a record write fails its
-// fence (the record's mod revision has moved), and the node finds its
-// first copy applied at its next write; a repeated acquire transaction
-// finds its own holder key and reports the node ID taken, so Acquire takes
-// another and the first goes free with the lease; a repeated grant leaves
-// an unused lease that expires after its TTL.
-func New(endpoints []string, client *http.Client) (*Store, error) {
-	if len(endpoints) == 0 {
-		return nil, fmt.Errorf("etcdhttp: no endpoint")
-	}
-	s := &Store{client: client}
-	for _, e := range endpoints {
-		withScheme := e
-		if !strings.Contains(e, "://") {
-			withScheme = "http://" + e
-		}
-		u, err := url.Parse(withScheme)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", e)
-		}
-		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
-	}
-	if s.client == nil {
-		s.client = http.DefaultClient
-	}
-	return s, nil
-}
-
-// Error is an error answer of the gateway: the gRPC status code and the
-// server's message, for example 5 and "etcdserver: requested lease not
-// found".
-type Error struct {
-	HTTPStatus int
-	Code       int
-	Message    string
-}
-
-// Error returns the server's message with the codes.
-func (e *Error) Error() string {
-	return "etcdhttp: " + e.Message + " (gRPC code " + strconv.Itoa(e.Code) + ", HTTP " + strconv.Itoa(e.HTTPStatus) + ")"
-}
-
-// codeNotFound is gRPC's NOT_FOUND, which etcd returns for a missing lease.
-const codeNotFound = 5
-
-// post sends body as JSON to path and decodes the first JSON value of the
-// answer into out, trying each endpoint once, from the one that answered
-// last, until one answers.
+// post sends body as JSON to path, with the auth token if the Store has a
+// user, and decodes the first JSON value of the answer into out. A token
+// that etcd no longer takes (a simple token expires after five minutes
+// unused, and with a restart of the server) is renewed once and the
+// request sent again: etcd refused it before applying it.
 func (s *Store) post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
+	if s.auth == nil {
+		return s.send(ctx, path, b, "", out)
+	}
+	token, err := s.auth.token(ctx, s, "")
+	if err != nil {
+		return err
+	}
+	err = s.send(ctx, path, b, token, out)
+	if e := (*Error)(nil); errors.As(err, &e) && e.staleToken() {
+		if token, err = s.auth.token(ctx, s, token); err != nil {
+			return err
+		}
+		err = s.send(ctx, path, b, token, out)
+	}
+	return err
+}
+
+// send posts b to path with token (if not empty) and decodes the answer
+// into out, trying each endpoint once, from the one that answered last,
+// until one answers.
+func (s *Store) send(ctx context.Context, path string, b []byte, token string, out any) error {
 	first := int(s.current.Load())
 	var errs []error
 	for i := range s.endpoints {
@@ -109,9 +82,14 @@ func (s *Store) post(ctx context.Context, path string, body, out any) error {
 			return err
 		}
 		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			// The gateway passes the header on as the request's
+			// "authorization" metadata, which etcd takes as the token.
+			req.Header.Set("Authorization", token)
+		}
 		resp, err := s.client.Do(req)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, transportError(s.endpoints[at], err))
 			if ctx.Err() != nil {
 				break
 			}
@@ -142,7 +120,7 @@ func decode(resp *http.Response, path string, out any) error {
 		return &Error{HTTPStatus: resp.StatusCode, Code: e.Code, Message: e.Message}
 	}
 	if err := dec.Decode(out); err != nil {
-		return fmt.Errorf("etcdhttp: decoding the answer to %s: %w", path, err)
+		return fmt.Errorf("decoding the answer to %s: %w", path, err)
 	}
 	return nil
 }
@@ -181,12 +159,12 @@ func (h *responseHeader) header() (nodelease.Header, error) {
 	if h.ClusterID != "" {
 		var err error
 		if cluster, err = strconv.ParseUint(string(h.ClusterID), 10, 64); err != nil {
-			return nodelease.Header{}, fmt.Errorf("etcdhttp: cluster_id %q: %w", h.ClusterID, err)
+			return nodelease.Header{}, fmt.Errorf("cluster_id %q: %w", h.ClusterID, err)
 		}
 	}
 	rev, err := h.Revision.value()
 	if err != nil {
-		return nodelease.Header{}, fmt.Errorf("etcdhttp: revision %q: %w", h.Revision, err)
+		return nodelease.Header{}, fmt.Errorf("revision %q: %w", h.Revision, err)
 	}
 	return nodelease.Header{ClusterID: cluster, Revision: rev}, nil
 }
@@ -296,7 +274,7 @@ func (s *Store) txn(ctx context.Context, req txnRequest) (*txnResponse, nodeleas
 // if the answer does not have one.
 func (r *txnResponse) rangeAt(i int) (*rangeResponse, error) {
 	if i >= len(r.Responses) {
-		return nil, fmt.Errorf("etcdhttp: transaction answer has %d responses, expected at least %d", len(r.Responses), i+1)
+		return nil, fmt.Errorf("transaction answer has %d responses, expected at least %d", len(r.Responses), i+1)
 	}
 	if r.Responses[i].Range == nil {
 		return &rangeResponse{}, nil
@@ -320,7 +298,7 @@ func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 	id, err1 := resp.ID.value()
 	granted, err2 := resp.TTL.value()
 	if err := errors.Join(err1, err2); err != nil || id == 0 {
-		return 0, 0, fmt.Errorf("etcdhttp: lease grant answered ID %q, TTL %q: %v", resp.ID, resp.TTL, err)
+		return 0, 0, fmt.Errorf("lease grant answered ID %q, TTL %q: %v", resp.ID, resp.TTL, err)
 	}
 	return id, granted, nil
 }
@@ -482,7 +460,7 @@ func (s *Store) Keys(ctx context.Context, from, end string, limit int64) ([]stri
 	for _, kv := range resp.Kvs {
 		k, err := unb64(kv.Key)
 		if err != nil {
-			return nil, fmt.Errorf("etcdhttp: key %q is not base64: %w", kv.Key, err)
+			return nil, fmt.Errorf("key %q is not base64: %w", kv.Key, err)
 		}
 		keys = append(keys, k)
 	}
