@@ -56,16 +56,13 @@ func New(cfg Config) (*Store, error) {
 	if len(cfg.Endpoints) == 0 {
 		return nil, &ConfigError{Field: FieldEndpoints, Reason: "no endpoint"}
 	}
-	tlsConfig, err := cfg.tlsConfig()
-	if err != nil {
-		return nil, err
-	}
+	withTLS := cfg.CACert != "" || cfg.Cert != "" || cfg.Key != ""
 	s := &Store{client: http.DefaultClient}
 	for _, e := range cfg.Endpoints {
 		withScheme := e
 		if !strings.Contains(e, "://") {
 			withScheme = "http://" + e
-			if tlsConfig != nil {
+			if withTLS {
 				withScheme = "https://" + e
 			}
 		}
@@ -73,14 +70,14 @@ func New(cfg Config) (*Store, error) {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, &ConfigError{Field: FieldEndpoints, Value: e, Reason: "not an http:// or https:// URL with a host"}
 		}
-		if u.Scheme == "http" && tlsConfig != nil {
-			field := FieldCACert
-			if cfg.CACert == "" {
-				field = FieldCert
-			}
-			return nil, &ConfigError{Field: field, Value: e, Reason: "TLS is set up, but this endpoint is plain HTTP (use https://)"}
+		if u.Scheme == "http" && withTLS {
+			return nil, &ConfigError{Field: FieldEndpoints, Value: e, Reason: "plain HTTP, but a CA or a client certificate is given (use https://)"}
 		}
 		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
+	}
+	tlsConfig, err := cfg.tlsConfig()
+	if err != nil {
+		return nil, err
 	}
 	if tlsConfig != nil {
 		transport := http.DefaultTransport.(*http.Transport).Clone()

@@ -44,15 +44,16 @@ func (f Field) String() string {
 // value (a file or an endpoint; never a password), and why.
 type ConfigError struct {
 	Field  Field
+	Name   string // the user's name for the field, if the caller set one (for example "-etcd-cacert")
 	Value  string // the file or endpoint, or "" (a password is never kept here)
 	Reason string // what is wrong, for example "no certificate in the file"
 	Err    error  // the cause (reading or parsing the file), or nil
 }
 
-// Error names the field, the value and the reason, for example
-// `Config.CACert "ca.pem": no certificate in the file`.
+// Error names the field (by Name, if set), the value and the reason, for
+// example `Config.CACert "ca.pem": holds no PEM certificate`.
 func (e *ConfigError) Error() string {
-	s := e.Field.String()
+	s := nameOf(e.Field, e.Name)
 	if e.Value != "" {
 		s += " " + strconv.Quote(e.Value)
 	}
@@ -101,6 +102,10 @@ const (
 // user's roles do not grant the keys it touches.
 func (e *Error) PermissionDenied() bool { return e.Code == CodePermissionDenied }
 
+// NeedsUser reports whether etcd refused the request because it came with
+// no user: auth is enabled, and the request had no token.
+func (e *Error) NeedsUser() bool { return e.Message == msgUserEmpty }
+
 // staleToken reports whether etcd refused a request for its token, before
 // applying it: a token it does not know (expired, or lost with a
 // restart), one older than a change to its users and roles, or none.
@@ -136,12 +141,14 @@ func (e *AuthError) Unwrap() error { return e.Err }
 type TLSError struct {
 	Endpoint string
 	Field    Field
-	Err      error // the error of crypto/tls
+	Name     string // the user's name for the field, if the caller set one (for example "-etcd-cacert")
+	Err      error  // the error of crypto/tls
 }
 
-// Error names the endpoint, what failed and the cause, for example
-// `TLS handshake with https://127.0.0.1:2379: the server's certificate
-// was not verified: tls: failed to verify certificate: x509: certificate
+// Error names the endpoint, what failed, the field it points at (by Name,
+// if set) and the cause, for example `TLS handshake with
+// https://127.0.0.1:2379: the server's certificate was not verified
+// (Config.CACert): tls: failed to verify certificate: x509: certificate
 // signed by unknown authority`.
 func (e *TLSError) Error() string {
 	what := "the handshake failed"
@@ -153,7 +160,15 @@ func (e *TLSError) Error() string {
 	case FieldEndpoints:
 		what = "the endpoint does not speak TLS"
 	}
-	return "TLS handshake with " + e.Endpoint + ": " + what + ": " + e.Err.Error()
+	return "TLS handshake with " + e.Endpoint + ": " + what + " (" + nameOf(e.Field, e.Name) + "): " + e.Err.Error()
+}
+
+// nameOf returns name, or the Go name of field if name is empty.
+func nameOf(field Field, name string) string {
+	if name != "" {
+		return name
+	}
+	return field.String()
 }
 
 // Unwrap returns the error of crypto/tls.

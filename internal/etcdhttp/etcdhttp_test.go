@@ -83,7 +83,7 @@ func TestNewRefusesTLSOverPlainHTTP(t *testing.T) {
 	// request.
 	ca := writeFile(t, "ca.pem", selfSigned(t))
 	_, err := New(Config{Endpoints: []string{"http://127.0.0.1:2379"}, CACert: ca})
-	if ce := (*ConfigError)(nil); !errors.As(err, &ce) || ce.Field != FieldCACert || !strings.Contains(ce.Reason, "plain HTTP") {
+	if ce := (*ConfigError)(nil); !errors.As(err, &ce) || ce.Field != FieldEndpoints || !strings.Contains(ce.Reason, "plain HTTP") {
 		t.Fatalf("New = %v, want a *ConfigError saying the endpoint is plain HTTP", err)
 	}
 	s, err := New(Config{Endpoints: []string{"127.0.0.1:2379"}, CACert: ca})
