@@ -58,8 +58,16 @@ func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
 // startStream starts gen -stream through endpoint.
 func startStream(t *testing.T, bin, endpoint string) *streamingGen {
 	t.Helper()
+	return startStreamWith(t, bin, nil, "-etcd", endpoint)
+}
+
+// startStreamWith starts gen -stream with args and the environment
+// variables vars (see cliEnv).
+func startStreamWith(t *testing.T, bin string, vars []string, args ...string) *streamingGen {
+	t.Helper()
 	g := &streamingGen{exited: make(chan struct{})}
-	g.cmd = exec.Command(bin, "gen", "-format", "scru64", "-etcd", endpoint, "-etcd-size", "16", "-stream")
+	g.cmd = exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd-size", "16", "-stream"}, args...)...)
+	g.cmd.Env = cliEnv(vars)
 	g.cmd.Stdout, g.cmd.Stderr = &g.stdout, &g.stderr
 	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)

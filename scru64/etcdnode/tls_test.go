@@ -170,18 +170,25 @@ func (r cliRun) ids(t *testing.T) []scru64.ID {
 	return ids
 }
 
+// cliEnv returns the environment of a run of the command-line tool: the
+// variables vars (NAME=value) on top of the test's, less any ETCDCTL_,
+// SCRU128_ or SCRU64_ variable the test's environment has.
+func cliEnv(vars []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ETCDCTL_") && !strings.HasPrefix(kv, "SCRU128_") && !strings.HasPrefix(kv, "SCRU64_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, vars...)
+}
+
 // runCLI runs the command-line tool with args and the environment
-// variables vars (NAME=value) on top of the test's, less any ETCDCTL_ or
-// SCRU128_ variable the test's environment has.
+// variables vars (see cliEnv).
 func runCLI(t *testing.T, bin string, vars []string, args ...string) cliRun {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ETCDCTL_") && !strings.HasPrefix(kv, "SCRU128_") && !strings.HasPrefix(kv, "SCRU64_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, vars...)
+	cmd.Env = cliEnv(vars)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
