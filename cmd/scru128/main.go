@@ -291,8 +291,9 @@ func reason(err error) string {
 }
 
 // charFields are the fields of every format package's
-// InvalidCharacterError.
-type charFields struct {
+// InvalidCharacterError: its underlying type, which errorsOf converts it
+// to.
+type charFields = struct {
 	Offset int
 	Char   byte
 	Rune   rune
@@ -309,12 +310,7 @@ type formatSentinels struct {
 // errorsOf returns how the tool words the errors of a format's package
 // whose InvalidCharacterError is C (P is *C, which Go infers) and whose
 // sentinels are sentinels: the format's errs.
-func errorsOf[C ~struct {
-	Offset int
-	Char   byte
-	Rune   rune
-	Size   int
-}, P interface {
+func errorsOf[C ~charFields, P interface {
 	*C
 	error
 }](sentinels formatSentinels) func(error) (string, bool) {
