@@ -82,7 +82,7 @@ func New(cfg Config) (*Store, error) {
 	if tlsConfig != nil {
 		transport := http.DefaultTransport.(*http.Transport).Clone()
 		transport.TLSClientConfig = tlsConfig
-		s.client = &http.Client{Transport: transport}
+		s.client, s.tls = &http.Client{Transport: transport}, tlsConfig
 	}
 	switch {
 	case cfg.User != "":

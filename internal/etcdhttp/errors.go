@@ -1,10 +1,15 @@
 package etcdhttp
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
+	"io"
 	"net"
 	"strconv"
+	"strings"
+	"syscall"
+	"time"
 )
 
 // Field names a [Config] field in an error. The command-line tool maps it
@@ -176,13 +181,59 @@ func (e *TLSError) Unwrap() error { return e.Err }
 
 // transportError returns err, a failed request to endpoint, as a
 // [*TLSError] if a TLS handshake failed, or unchanged.
-func transportError(endpoint string, err error) error {
+func (s *Store) transportError(ctx context.Context, endpoint string, err error) error {
+	if tlsErr := tlsError(endpoint, err); tlsErr != nil {
+		return tlsErr
+	}
+	// In TLS 1.3 the client finishes its handshake before the server has
+	// checked the client's certificate, and writes its request at once: if
+	// the server refuses the certificate (or its absence), its alert races
+	// with the request, which may then fail as a broken or reset
+	// connection instead. A handshake of its own, which then waits for the
+	// server's first word, tells which it was.
+	if strings.HasPrefix(endpoint, "https://") && (errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+		if tlsErr := tlsError(endpoint, s.handshake(ctx, strings.TrimPrefix(endpoint, "https://"))); tlsErr != nil {
+			return tlsErr
+		}
+	}
+	return err
+}
+
+// handshake makes a TLS connection to host with the Store's settings and
+// reads from it briefly, and returns the error of either: a server that
+// refuses the client's certificate says so in an alert that the read
+// returns, while one that accepts it waits for a request, and the read
+// times out.
+func (s *Store) handshake(ctx context.Context, host string) error {
+	ctx, cancel := context.WithTimeout(ctx, handshakeWait)
+	defer cancel()
+	conn, err := (&tls.Dialer{Config: s.tls}).DialContext(ctx, "tcp", host)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := conn.SetReadDeadline(time.Now().Add(handshakeWait)); err != nil {
+		return err
+	}
+	_, err = conn.Read(make([]byte, 1))
+	return err
+}
+
+// handshakeWait bounds the handshake that looks for the server's alert.
+const handshakeWait = time.Second
+
+// tlsError returns err as a [*TLSError] if it says a TLS handshake with
+// endpoint failed, or nil.
+func tlsError(endpoint string, err error) *TLSError {
 	var (
 		verify *tls.CertificateVerificationError
 		header tls.RecordHeaderError
 		op     *net.OpError
 	)
 	switch {
+	case err == nil:
+		return nil
 	case errors.As(err, &verify):
 		return &TLSError{Endpoint: endpoint, Field: FieldCACert, Err: verify}
 	case errors.As(err, &header):
@@ -195,5 +246,5 @@ func transportError(endpoint string, err error) error {
 		// above.
 		return &TLSError{Endpoint: endpoint, Field: FieldCert, Err: op}
 	}
-	return err
+	return nil
 }

@@ -19,6 +19,7 @@ package etcdhttp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -37,7 +38,8 @@ type Store struct {
 	endpoints []string     // scheme://host:port, no trailing slash
 	current   atomic.Int32 // index of the endpoint that answered last
 	client    *http.Client
-	auth      *auth // nil without a user
+	tls       *tls.Config // the client's TLS settings; nil for the defaults
+	auth      *auth       // nil without a user
 }
 
 var _ nodelease.Store = (*Store)(nil)
@@ -89,7 +91,7 @@ func (s *Store) send(ctx context.Context, path string, b []byte, token string, o
 		}
 		resp, err := s.client.Do(req)
 		if err != nil {
-			errs = append(errs, transportError(s.endpoints[at], err))
+			errs = append(errs, s.transportError(ctx, s.endpoints[at], err))
 			if ctx.Err() != nil {
 				break
 			}
@@ -97,25 +99,49 @@ func (s *Store) send(ctx context.Context, path string, b []byte, token string, o
 		}
 		s.current.Store(int32(at))
 		defer resp.Body.Close()
-		return decode(resp, path, out)
+		if err := decode(resp, path, out); err != nil {
+			return err
+		}
+		if st, ok := out.(streamed); ok {
+			if e := st.streamError(); e != nil {
+				return e // as if it had come as an HTTP error: a stale token is renewed
+			}
+		}
+		return nil
 	}
 	return errors.Join(errs...)
 }
+
+// streamed is the answer of a streaming endpoint, whose error comes in
+// the body of an HTTP 200.
+type streamed interface{ streamError() *Error }
 
 // decode reads an answer of the gateway into out, or its error.
 func decode(resp *http.Response, path string, out any) error {
 	dec := json.NewDecoder(io.LimitReader(resp.Body, 64<<20))
 	if resp.StatusCode != http.StatusOK {
+		// A unary endpoint answers {"code", "message", "error"}; a
+		// streaming one (the keep-alive) {"error": {"code", "message"}}.
 		var e struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-			Error   string `json:"error"`
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Error   json.RawMessage `json:"error"`
 		}
-		if dec.Decode(&e) != nil || (e.Message == "" && e.Error == "") {
-			e.Message = resp.Status
+		if dec.Decode(&e) == nil && e.Message == "" && len(e.Error) > 0 {
+			var text string
+			var streamed struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			}
+			switch {
+			case json.Unmarshal(e.Error, &text) == nil:
+				e.Message = text
+			case json.Unmarshal(e.Error, &streamed) == nil:
+				e.Code, e.Message = streamed.Code, streamed.Message
+			}
 		}
 		if e.Message == "" {
-			e.Message = e.Error
+			e.Message = resp.Status
 		}
 		return &Error{HTTPStatus: resp.StatusCode, Code: e.Code, Message: e.Message}
 	}
@@ -307,16 +333,7 @@ func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 // /v3/lease/keepalive stream, whose answer is a stream of {"result": ...}
 // objects; the first is the renewal.
 func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
-	var resp struct {
-		Result struct {
-			Header responseHeader `json:"header"`
-			TTL    int64s         `json:"TTL"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var resp keepAliveAnswer
 	err := s.post(ctx, "/v3/lease/keepalive", map[string]int64s{"ID": i64(lease)}, &resp)
 	var e *Error
 	if errors.As(err, &e) && e.Code == codeNotFound {
@@ -325,18 +342,33 @@ func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodeleas
 	if err != nil {
 		return 0, nodelease.Header{}, err
 	}
-	if resp.Error != nil {
-		if resp.Error.Code == codeNotFound {
-			return 0, nodelease.Header{}, nil
-		}
-		return 0, nodelease.Header{}, &Error{HTTPStatus: http.StatusOK, Code: resp.Error.Code, Message: resp.Error.Message}
-	}
 	h, err := resp.Result.Header.header()
 	if err != nil {
 		return 0, nodelease.Header{}, err
 	}
 	ttl, err := resp.Result.TTL.value() // absent (0) when the lease is gone
 	return ttl, h, err
+}
+
+// keepAliveAnswer is the first object of the keep-alive stream: a
+// renewal, or an error, which a streaming endpoint sends in the body of an
+// HTTP 200.
+type keepAliveAnswer struct {
+	Result struct {
+		Header responseHeader `json:"header"`
+		TTL    int64s         `json:"TTL"`
+	} `json:"result"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (a *keepAliveAnswer) streamError() *Error {
+	if a.Error == nil {
+		return nil
+	}
+	return &Error{HTTPStatus: http.StatusOK, Code: a.Error.Code, Message: a.Error.Message}
 }
 
 // Revoke implements nodelease.Store: POST /v3/lease/revoke; a lease that

@@ -8,7 +8,9 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,4 +123,25 @@ func selfSigned(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+}
+
+// TestDecodeReadsBothErrorForms: a unary endpoint's error answer and a
+// streaming one's (the keep-alive's) both give etcd's code and message,
+// which decide whether a token is renewed.
+func TestDecodeReadsBothErrorForms(t *testing.T) {
+	for _, body := range []string{
+		`{"error":"etcdserver: invalid auth token","code":16,"message":"etcdserver: invalid auth token"}`,
+		`{"error":{"code":16,"message":"etcdserver: invalid auth token","details":[]}}`,
+	} {
+		resp := &http.Response{StatusCode: 401, Status: "401 Unauthorized", Body: io.NopCloser(strings.NewReader(body))}
+		err := decode(resp, "/v3/lease/keepalive", &struct{}{})
+		var e *Error
+		if !errors.As(err, &e) || e.Code != 16 || e.Message != "etcdserver: invalid auth token" || !e.staleToken() {
+			t.Errorf("%s: %#v", body, err)
+		}
+	}
+	resp := &http.Response{StatusCode: 502, Status: "502 Bad Gateway", Body: io.NopCloser(strings.NewReader("<html>"))}
+	if err := decode(resp, "/v3/kv/txn", &struct{}{}); err == nil || err.Error() != "502 Bad Gateway (gRPC code 0, HTTP 502)" {
+		t.Errorf("a body that is not JSON: %v", err)
+	}
 }

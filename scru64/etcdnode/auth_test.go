@@ -31,7 +31,12 @@ const (
 // run of a few seconds sees its token expire between requests.
 func startAuthServer(t *testing.T) (*server, *clientv3.Client) {
 	t.Helper()
-	srv := startServerWith(t, "http", func(cfg *embed.Config) { cfg.AuthTokenTTL = 1 })
+	srv := startServerWith(t, "http", func(cfg *embed.Config) {
+		cfg.AuthTokenTTL = 1
+		// The cheapest password hashing etcd allows: each authentication
+		// hashes the password, and a run authenticates often here.
+		cfg.BcryptCost = 4
+	})
 	setup := newClient(t, srv.endpoint)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -161,7 +166,8 @@ func TestCLIWithAuthOutlivesItsToken(t *testing.T) {
 
 // TestGatewayStoreAuthenticatesAgain: the Store behind gen -etcd, with a
 // user, renews its token when etcd restarts (and forgets every token) and
-// when the token expires, and the request it was refused for goes through.
+// when the token expires, and the request it was refused for goes through,
+// a keep-alive as well as a KV request.
 func TestGatewayStoreAuthenticatesAgain(t *testing.T) {
 	srv, root := startAuthServer(t)
 	store, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{srv.endpoint}, User: "minter", Password: userPassword})
@@ -175,9 +181,18 @@ func TestGatewayStoreAuthenticatesAgain(t *testing.T) {
 	}
 	mint(t, n, 100)
 	srv.restart("")
-	time.Sleep(1500 * time.Millisecond) // past the token's TTL too
+	// A keep-alive, whose refusal comes as a streaming endpoint's, and a
+	// KV request, each the first after the restart.
+	if ttl, _, err := store.KeepAliveOnce(ctx, n.Lease()); err != nil || ttl <= 0 {
+		t.Fatalf("a keep-alive after a restart: TTL %d, %v", ttl, err)
+	}
+	srv.restart("")
 	if _, err := store.Keys(ctx, "/auth/", "/auth0", 10); err != nil {
-		t.Fatalf("after a restart: %v", err)
+		t.Fatalf("a listing after a restart: %v", err)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the token's TTL
+	if ttl, _, err := store.KeepAliveOnce(ctx, n.Lease()); err != nil || ttl <= 0 {
+		t.Fatalf("a keep-alive after the token's TTL: TTL %d, %v", ttl, err)
 	}
 	mint(t, n, 100)
 	if err := n.Close(ctx); err != nil {
