@@ -35,6 +35,9 @@ type format struct {
 	mints []benchMint
 	// id is the format's ID type; kind128 and kind64 make it.
 	id idKind
+	// errs words an error of the format's package, from its values, for
+	// reason; errorsOf makes it.
+	errs func(error) (string, bool)
 }
 
 // formats lists the formats; the first is the default.
@@ -58,6 +61,7 @@ var formats = []*format{
 				{"counterHi", id.CounterHi()}, {"counterLo", id.CounterLo()}, {"entropy", id.Entropy()},
 			}}
 		}),
+		errs: errorsOf[scru128.InvalidCharacterError](formatSentinels{scru128.ErrOutOfRange, scru128.ErrInvalidTimestamp}),
 	},
 	{
 		name: "scru64", title: "SCRU64", textLen: 12, size: 8, node: true,
@@ -81,6 +85,7 @@ var formats = []*format{
 				hex: bigEndian(uint64(id)),
 			}
 		}),
+		errs: errorsOf[scru64.InvalidCharacterError](formatSentinels{scru64.ErrOutOfRange, scru64.ErrInvalidTimestamp}),
 	},
 	{
 		name: "ulid", title: "ULID", textLen: 26, size: 16,
@@ -101,6 +106,7 @@ var formats = []*format{
 				{"entropy", hexString(entropy[:])},
 			}}
 		}),
+		errs: errorsOf[ulid.InvalidCharacterError](formatSentinels{ulid.ErrOutOfRange, ulid.ErrInvalidTimestamp}),
 	},
 	{
 		name: "ulidflake", title: "Ulid-Flake", textLen: 13, size: 8,
@@ -128,6 +134,7 @@ var formats = []*format{
 				},
 			}
 		}),
+		errs: errorsOf[ulidflake.InvalidCharacterError](formatSentinels{ulidflake.ErrOutOfRange, ulidflake.ErrInvalidTimestamp}),
 	},
 	{
 		name: "legacy", title: "SCRU128 before version 2", textLen: 26, size: 16,
@@ -144,6 +151,7 @@ var formats = []*format{
 				{"counter", id.Counter()}, {"perSecRandom", id.PerSecRandom()}, {"perGenRandom", id.PerGenRandom()},
 			}}
 		}),
+		errs: errorsOf[legacy.InvalidCharacterError](formatSentinels{legacy.ErrOutOfRange, legacy.ErrInvalidTimestamp}),
 	},
 }
 

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"time"
-
-	"github.com/fastid/scru128/internal/nodelease"
 )
 
 var genUsage = `Usage: scru128 gen [flags]
@@ -45,6 +43,17 @@ Flags:
                the etcd key prefix of the node IDs (default /scru64/)
   -etcd-size N the node ID size in bits, 1 to 23, the same for every node
                under one prefix (default 8)
+  -etcd-cacert FILE
+               verify etcd's certificate with the CAs in FILE (PEM) instead
+               of the system's; URLS without a scheme are then https
+  -etcd-cert FILE
+               the client certificate (PEM), for a cluster that asks for one
+  -etcd-key FILE
+               the client certificate's private key (PEM)
+  -etcd-user USER[:PASSWORD]
+               authenticate to etcd as USER; without :PASSWORD the password
+               comes from $SCRU128_ETCD_PASSWORD, then $ETCDCTL_PASSWORD
+               (gen never prompts)
 
 ` + formatTable() + `
 Output is flushed at least every 100 ms while IDs are made, and before gen
@@ -60,6 +69,14 @@ ID. With -state the file keeps a spec ahead of every ID printed, written
 before the IDs it covers, so a rerun continues after them even if gen was
 killed; and at the end gen writes there the spec of its last ID. With -etcd
 the record of the last ID is kept in etcd, and none of this is needed.
+
+etcd: -etcd-cacert, -etcd-cert, -etcd-key and -etcd-user, when not given, are
+read from etcdctl's variables $ETCDCTL_CACERT, $ETCDCTL_CERT, $ETCDCTL_KEY and
+$ETCDCTL_USER; a flag, even empty, wins over its variable. Unlike etcdctl, gen
+(through etcd's JSON gateway) never takes a certificate's name as the user:
+with auth enabled, give -etcd-user. A flag or file gen cannot use is a usage
+error (status 2); what etcd refuses (the TLS handshake, the user, the keys) is
+a failure (status 1), reported at the first request.
 `
 
 // genFlags are gen's flags.
@@ -82,11 +99,9 @@ func newGenFlags() (*flag.FlagSet, *genFlags) {
 		uuid:   fs.Bool("uuid", false, ""),
 		hex:    fs.Bool("hex", false, ""),
 		node: nodeFlags{
-			spec:       fs.String("node", "", ""),
-			statePath:  fs.String("state", "", ""),
-			etcd:       fs.String("etcd", "", ""),
-			etcdPrefix: fs.String("etcd-prefix", nodelease.DefaultPrefix, ""),
-			etcdSize:   fs.Uint("etcd-size", nodelease.DefaultNodeIDSize, ""),
+			spec:      fs.String("node", "", ""),
+			statePath: fs.String("state", "", ""),
+			etcd:      newEtcdFlags(fs),
 		},
 	}
 }

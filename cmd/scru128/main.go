@@ -30,9 +30,11 @@
 //
 // The exit status is 0 on success; 1 when something failed, which stderr
 // reports (an input that is not one valid ID, or is valid in two formats;
-// output, a state file or etcd that could not be written or reached; a lost
-// etcd lease); 2 for a usage error; and 128 plus the signal number (130,
-// 143) when SIGINT or SIGTERM ended gen.
+// output, a state file or etcd that could not be written or reached; etcd
+// refusing the TLS handshake, the user or the keys; a lost etcd lease); 2
+// for a usage error (an etcd certificate file that cannot be read
+// included); and 128 plus the signal number (130, 143) when SIGINT or
+// SIGTERM ended gen.
 package main
 
 import (
@@ -42,9 +44,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
+	"strconv"
 	"syscall"
+
+	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/scru64"
 )
 
 var topUsage = `scru128 mints and inspects time-ordered IDs in the formats listed below.
@@ -56,7 +60,8 @@ Usage:
       print the fields of each ID as JSON (as scru128 inspect ID ... does)
   scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
               [-node SPEC] [-state FILE] [-etcd URLS [-etcd-prefix P]
-              [-etcd-size N]]
+              [-etcd-size N] [-etcd-cacert FILE] [-etcd-cert FILE
+              -etcd-key FILE] [-etcd-user USER[:PASSWORD]]]
       print new IDs, one per line
   scru128 inspect [-format F] [-local] [ID ...]
       print the fields of each ID (or of each line of stdin) as JSON
@@ -74,8 +79,10 @@ Exit status:
   0    success
   1    failure, reported on stderr: an input that is not one valid ID, or is
        valid in two formats (inspect); output, a state file or etcd that
-       could not be written or reached; a lost etcd lease (gen)
+       could not be written or reached; etcd refusing the TLS handshake, the
+       user or the keys; a lost etcd lease (gen)
   2    usage error: an unknown command, flag or format, or a bad flag value
+       (an etcd certificate file that cannot be read included)
   130  SIGINT ended gen, after its last whole line
   143  SIGTERM ended gen, likewise
        (128 plus the signal number; the other commands end at once on these
@@ -260,26 +267,64 @@ func isClosedPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
-// otherPrefixes are the error prefixes of this module's packages that are
-// not formats'; a format's package's is its name.
-var otherPrefixes = []string{"etcdnode", "etcdhttp"}
-
-// reason returns err's text without this module's package prefix, so that a
-// message the tool wraps carries one prefix, its own: "value out of range",
-// not "scru128: value out of range" after "scru128: ".
+// reason words err for a message of the tool's, after its own prefix and
+// context: from the values of the errors it knows (a format's invalid
+// character or value out of range, a rejected node spec), and otherwise
+// err's own text, whole. The internal packages behind -etcd word their
+// errors without a package prefix for this; the format packages' other
+// errors, which the tool does not expect, keep theirs, which names the
+// format.
 func reason(err error) string {
-	s := err.Error()
-	pkg, rest, ok := strings.Cut(s, ": ")
-	if !ok {
-		return s
+	if spec := (*scru64.NodeSpecError)(nil); errors.As(err, &spec) {
+		s := "invalid node spec " + strconv.Quote(spec.Input) + ": " + spec.Reason
+		if spec.Err != nil {
+			s += ": " + reason(spec.Err)
+		}
+		return s + " (want a node ID and its size, 42/8 or 0xb00/12, or an ID to continue after and the size, 0u375nxqh5cq/8)"
 	}
 	for _, f := range formats {
-		if f.name == pkg {
-			return rest
+		if s, ok := f.errs(err); ok {
+			return s
 		}
 	}
-	if slices.Contains(otherPrefixes, pkg) {
-		return rest
+	return err.Error()
+}
+
+// charFields are the fields of every format package's
+// InvalidCharacterError: its underlying type, which errorsOf converts it
+// to.
+type charFields = struct {
+	Offset int
+	Char   byte
+	Rune   rune
+	Size   int
+}
+
+// formatSentinels are the sentinel errors of a format's package that the
+// tool words itself.
+type formatSentinels struct {
+	outOfRange       error // a text above the largest ID
+	invalidTimestamp error // a time, or a run of IDs, past what the format holds
+}
+
+// errorsOf returns how the tool words the errors of a format's package
+// whose InvalidCharacterError is C (P is *C, which Go infers) and whose
+// sentinels are sentinels: the format's errs.
+func errorsOf[C ~charFields, P interface {
+	*C
+	error
+}](sentinels formatSentinels) func(error) (string, bool) {
+	return func(err error) (string, bool) {
+		var char P
+		switch {
+		case errors.As(err, &char):
+			c := charFields(*char)
+			return interop.CharText(c.Offset, c.Char, c.Rune, c.Size), true
+		case errors.Is(err, sentinels.outOfRange):
+			return "value out of range", true
+		case errors.Is(err, sentinels.invalidTimestamp):
+			return "timestamp outside the format's range", true
+		}
+		return "", false
 	}
-	return s
 }

@@ -139,7 +139,7 @@ func containsLibraryPrefix(s string) bool {
 			return true
 		}
 	}
-	for _, p := range otherPrefixes {
+	for _, p := range []string{"etcdnode", "etcdhttp"} {
 		if strings.Contains(s, ": "+p+": ") {
 			return true
 		}

@@ -5,8 +5,6 @@ package main
 // leasedNode), and what each must do so that no run repeats another's IDs.
 
 import (
-	"cmp"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,41 +13,43 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/fastid/scru128/internal/etcdhttp"
-	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 )
 
 // nodeFlags are gen's flags of a format minted under a node ID.
 type nodeFlags struct {
-	spec, statePath  *string
-	etcd, etcdPrefix *string
-	etcdSize         *uint
+	spec, statePath *string
+	etcd            etcdFlags
 }
 
 // check returns what is wrong with the node flags for a run of format f,
 // parsed into fs, with -time if backfill.
 func (n nodeFlags) check(fs *flag.FlagSet, f *format, backfill bool) error {
 	if !f.node {
-		for _, name := range []string{"node", "state", "etcd", "etcd-prefix", "etcd-size"} {
+		for _, name := range append([]string{"node", "state"}, etcdFlagNames()...) {
 			if wasSet(fs, name) {
 				return fmt.Errorf("-%s applies to %s only", name, formatNames("-format ", "or", func(f *format) bool { return f.node }))
 			}
 		}
 		return nil
 	}
+	if *n.etcd.endpoints == "" {
+		for _, name := range etcdFlagNames()[1:] {
+			if wasSet(fs, name) {
+				return fmt.Errorf("-%s needs -etcd", name)
+			}
+		}
+		return nil
+	}
 	switch {
-	case *n.etcd == "" && (wasSet(fs, "etcd-prefix") || wasSet(fs, "etcd-size")):
-		return errors.New("-etcd-prefix and -etcd-size need -etcd")
-	case *n.etcd != "" && (*n.spec != "" || *n.statePath != ""):
+	case *n.spec != "" || *n.statePath != "":
 		return errors.New("-etcd leases the node ID: it excludes -node and -state")
-	case *n.etcd != "" && backfill:
+	case backfill:
 		return errors.New("-etcd mints at the clock's time: it excludes -time (backfill with -node instead)")
-	case *n.etcdSize < 1 || *n.etcdSize > 23:
-		return fmt.Errorf("-etcd-size %d: want 1 to 23", *n.etcdSize)
+	case *n.etcd.size < 1 || *n.etcd.size > 23:
+		return fmt.Errorf("-etcd-size %d: want 1 to 23", *n.etcd.size)
 	}
 	return nil
 }
@@ -69,8 +69,8 @@ type node interface {
 // openNode returns the node of the flags, or nil and an exit status after
 // reporting why there is none.
 func openNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
-	if *flags.etcd != "" {
-		return acquireNode(e, flags, stop)
+	if *flags.etcd.endpoints != "" {
+		return acquireNode(e, flags.etcd, stop)
 	}
 	return openLocalNode(e, *flags.spec, *flags.statePath)
 }
@@ -371,130 +371,4 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
-}
-
-// etcdTimeout bounds leasing a node ID from etcd, and giving it back.
-const etcdTimeout = 30 * time.Second
-
-// leasedNode is a node ID leased from etcd with -etcd.
-type leasedNode struct {
-	node *nodelease.Node
-	stop *stopper
-	// giveBack starts Node.Close, once: at the end of the run, or as soon
-	// as a signal comes, since minting may be waiting for etcd and only
-	// closing the node ends that wait.
-	giveBack sync.Once
-	closed   chan error // Close's result
-	finished chan struct{}
-}
-
-// etcdFlagOf names the flag that sets each field of nodelease.Config that
-// gen -etcd sets; errors in the others are -etcd's.
-var etcdFlagOf = map[nodelease.Field]string{
-	nodelease.FieldPrefix:     "-etcd-prefix",
-	nodelease.FieldNodeIDSize: "-etcd-size",
-}
-
-// acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
-// an exit status after reporting an error, or at once on a signal.
-func acquireNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
-	store, err := etcdhttp.New(strings.Split(*flags.etcd, ","), nil)
-	if err != nil {
-		return nil, usageFailure(e, "gen", "-etcd: "+reason(err))
-	}
-	cfg := nodelease.DefaultConfig()
-	cfg.Prefix, cfg.NodeIDSize = *flags.etcdPrefix, uint8(*flags.etcdSize)
-	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
-	defer cancel()
-	type result struct {
-		node *nodelease.Node
-		err  error
-	}
-	acquired := make(chan result, 1)
-	go func() {
-		n, err := nodelease.Acquire(ctx, store, cfg)
-		acquired <- result{n, err}
-	}()
-	var r result
-	select {
-	case r = <-acquired:
-	case <-stop.done:
-		// Acquire revokes a lease it granted when it fails, with a timeout
-		// of its own; gen does not wait for that. A lease left behind
-		// expires after its TTL.
-		return nil, stop.status()
-	}
-	if oe := (*nodelease.OptionError)(nil); errors.As(r.err, &oe) {
-		oe.Option = cmp.Or(etcdFlagOf[oe.Field], "-etcd")
-	}
-	if errors.Is(r.err, nodelease.ErrInvalidOption) || errors.Is(r.err, nodelease.ErrRealmMismatch) {
-		return nil, usageFailure(e, "gen", reason(r.err))
-	}
-	if r.err != nil {
-		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %s", reason(r.err)))
-	}
-	if wait := r.node.ClockWait(); wait > 0 {
-		last := r.node.NodeSpec().NodePrev()
-		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
-			wait.Round(time.Second), r.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
-	}
-	n := &leasedNode{node: r.node, stop: stop, closed: make(chan error, 1), finished: make(chan struct{})}
-	go func() {
-		select {
-		case <-stop.done:
-			n.startGiveBack()
-		case <-n.finished:
-		}
-	}()
-	return n, exitOK
-}
-
-func (n *leasedNode) generate() (scru64.ID, error) {
-	id, err := n.node.Generate()
-	if err != nil && errors.Is(err, nodelease.ErrClosed) && n.stop.stopped() {
-		return id, errInterrupted // closed by the signal
-	}
-	return id, err
-}
-
-// errBackfillLeased is what backfill's function returns: gen's flags do
-// not allow -time with -etcd.
-var errBackfillLeased = errors.New("-etcd mints at the clock's time")
-
-func (n *leasedNode) backfill(int64) func() (scru64.ID, error) {
-	return func() (scru64.ID, error) { return 0, errBackfillLeased }
-}
-
-// startGiveBack starts closing the node: storing its last ID in etcd and
-// revoking its lease, bounded by etcdTimeout and by the grace after a
-// signal.
-func (n *leasedNode) startGiveBack() {
-	n.giveBack.Do(func() {
-		go func() {
-			ctx, cancel := n.stop.context(etcdTimeout)
-			defer cancel()
-			n.closed <- n.node.Close(ctx)
-		}()
-	})
-}
-
-// finish gives the node ID back. A node whose lease was lost during the
-// run has already been reported by the minting error.
-func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
-	close(n.finished)
-	n.startGiveBack()
-	var err error
-	select {
-	case err = <-n.closed:
-	case <-stop.expired:
-		err = context.Canceled // Close is stuck past its context: give up
-	}
-	switch {
-	case err == nil, errors.Is(err, nodelease.ErrLeaseLost), errors.Is(err, nodelease.ErrClosed):
-		return exitOK
-	case stop.stopped():
-		warn(e, "interrupted while giving the node ID back to etcd: it is free again once its lease expires, and the next holder still continues after every ID printed")
-		return exitFailure
-	}
-	return failure(e, fmt.Errorf("giving the node ID back to etcd: %s", reason(err)))
 }

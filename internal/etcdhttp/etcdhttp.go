@@ -1,7 +1,13 @@
 // Package etcdhttp is a nodelease.Store over etcd's JSON gateway (the
 // grpc-gateway every etcd v3 server serves on its client URLs under /v3/),
 // with nothing but the standard library, so that the command-line tool can
-// lease SCRU64 node IDs without the etcd client in the root module.
+// lease SCRU64 node IDs without the etcd client in the root module. It
+// speaks TLS (a private CA, a client certificate) and etcd's
+// authentication (a user and password) as etcdctl does, see [Config].
+//
+// Its errors carry no package prefix: its one user, the command-line tool,
+// puts its own first, and words what it says about a [*ConfigError],
+// [*TLSError] or [*AuthError] from their fields, naming its own flags.
 //
 // Requests are POSTs of JSON: keys and values in base64, 64-bit integers as
 // decimal strings (the gateway's protobuf JSON mapping), and fields that
@@ -13,15 +19,14 @@ package etcdhttp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/fastid/scru128/internal/nodelease"
@@ -33,73 +38,43 @@ type Store struct {
 	endpoints []string     // scheme://host:port, no trailing slash
 	current   atomic.Int32 // index of the endpoint that answered last
 	client    *http.Client
+	tls       *tls.Config // the client's TLS settings; nil for the defaults
+	auth      *auth       // nil without a user
 }
 
 var _ nodelease.Store = (*Store)(nil)
 
-// New returns a [Store] for the client URLs of one etcd cluster, such as
-// http://127.0.0.1:2379 or, as etcdctl takes them, 127.0.0.1:2379 (plain
-// HTTP), using client (http.DefaultClient if nil). A
-// request goes to the endpoint that answered last and, if it cannot be
-// reached, to the next one. It returns an error if there is no endpoint or
-// one is not an http or https URL with a host.
-//
-// Moving on to the next endpoint after a transport error may send a
-// request twice, once to a server that applied it without answering. Each
-// request of the protocol tolerates that: keep-alives, revocations and
-// listings are idempotent; a second copy of a record write fails its
-// fence (the record's mod revision has moved), and the node finds its
-// first copy applied at its next write; a repeated acquire transaction
-// finds its own holder key and reports the node ID taken, so Acquire takes
-// another and the first goes free with the lease; a repeated grant leaves
-// an unused lease that expires after its TTL.
-func New(endpoints []string, client *http.Client) (*Store, error) {
-	if len(endpoints) == 0 {
-		return nil, fmt.Errorf("etcdhttp: no endpoint")
-	}
-	s := &Store{client: client}
-	for _, e := range endpoints {
-		withScheme := e
-		if !strings.Contains(e, "://") {
-			withScheme = "http://" + e
-		}
-		u, err := url.Parse(withScheme)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("etcdhttp: endpoint %q is not an http:// or https:// URL with a host", e)
-		}
-		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
-	}
-	if s.client == nil {
-		s.client = http.DefaultClient
-	}
-	return s, nil
-}
-
-// Error is an error answer of the gateway: the gRPC status code and the
-// server's message, for example 5 and "etcdserver: requested lease not
-// found".
-type Error struct {
-	HTTPStatus int
-	Code       int
-	Message    string
-}
-
-// Error returns the server's message with the codes.
-func (e *Error) Error() string {
-	return "etcdhttp: " + e.Message + " (gRPC code " + strconv.Itoa(e.Code) + ", HTTP " + strconv.Itoa(e.HTTPStatus) + ")"
-}
-
-// codeNotFound is gRPC's NOT_FOUND, which etcd returns for a missing lease.
-const codeNotFound = 5
-
-// post sends body as JSON to path and decodes the first JSON value of the
-// answer into out, trying each endpoint once, from the one that answered
-// last, until one answers.
+// post sends body as JSON to path, with the auth token if the Store has a
+// user, and decodes the first JSON value of the answer into out. A token
+// that etcd no longer takes (a simple token expires after five minutes
+// unused, and with a restart of the server) is renewed once and the
+// request sent again: etcd refused it before applying it.
 func (s *Store) post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
+	if s.auth == nil {
+		return s.send(ctx, path, b, "", out)
+	}
+	token, err := s.auth.token(ctx, s, "")
+	if err != nil {
+		return err
+	}
+	err = s.send(ctx, path, b, token, out)
+	if e := (*Error)(nil); errors.As(err, &e) && e.staleToken() {
+		if token, err = s.auth.token(ctx, s, token); err != nil {
+			return err
+		}
+		err = s.send(ctx, path, b, token, out)
+	}
+	return err
+}
+
+// send posts b to path with token (if not empty) and decodes the answer
+// into out, trying each endpoint once, from the one that answered last,
+// until one answers.
+func (s *Store) send(ctx context.Context, path string, b []byte, token string, out any) error {
 	first := int(s.current.Load())
 	var errs []error
 	for i := range s.endpoints {
@@ -109,9 +84,14 @@ func (s *Store) post(ctx context.Context, path string, body, out any) error {
 			return err
 		}
 		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			// The gateway passes the header on as the request's
+			// "authorization" metadata, which etcd takes as the token.
+			req.Header.Set("Authorization", token)
+		}
 		resp, err := s.client.Do(req)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, s.transportError(ctx, s.endpoints[at], err))
 			if ctx.Err() != nil {
 				break
 			}
@@ -119,30 +99,54 @@ func (s *Store) post(ctx context.Context, path string, body, out any) error {
 		}
 		s.current.Store(int32(at))
 		defer resp.Body.Close()
-		return decode(resp, path, out)
+		if err := decode(resp, path, out); err != nil {
+			return err
+		}
+		if st, ok := out.(streamed); ok {
+			if e := st.streamError(); e != nil {
+				return e // as if it had come as an HTTP error: a stale token is renewed
+			}
+		}
+		return nil
 	}
 	return errors.Join(errs...)
 }
+
+// streamed is the answer of a streaming endpoint, whose error comes in
+// the body of an HTTP 200.
+type streamed interface{ streamError() *Error }
 
 // decode reads an answer of the gateway into out, or its error.
 func decode(resp *http.Response, path string, out any) error {
 	dec := json.NewDecoder(io.LimitReader(resp.Body, 64<<20))
 	if resp.StatusCode != http.StatusOK {
+		// A unary endpoint answers {"code", "message", "error"}; a
+		// streaming one (the keep-alive) {"error": {"code", "message"}}.
 		var e struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-			Error   string `json:"error"`
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Error   json.RawMessage `json:"error"`
 		}
-		if dec.Decode(&e) != nil || (e.Message == "" && e.Error == "") {
-			e.Message = resp.Status
+		if dec.Decode(&e) == nil && e.Message == "" && len(e.Error) > 0 {
+			var text string
+			var streamed struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			}
+			switch {
+			case json.Unmarshal(e.Error, &text) == nil:
+				e.Message = text
+			case json.Unmarshal(e.Error, &streamed) == nil:
+				e.Code, e.Message = streamed.Code, streamed.Message
+			}
 		}
 		if e.Message == "" {
-			e.Message = e.Error
+			e.Message = resp.Status
 		}
 		return &Error{HTTPStatus: resp.StatusCode, Code: e.Code, Message: e.Message}
 	}
 	if err := dec.Decode(out); err != nil {
-		return fmt.Errorf("etcdhttp: decoding the answer to %s: %w", path, err)
+		return fmt.Errorf("decoding the answer to %s: %w", path, err)
 	}
 	return nil
 }
@@ -181,12 +185,12 @@ func (h *responseHeader) header() (nodelease.Header, error) {
 	if h.ClusterID != "" {
 		var err error
 		if cluster, err = strconv.ParseUint(string(h.ClusterID), 10, 64); err != nil {
-			return nodelease.Header{}, fmt.Errorf("etcdhttp: cluster_id %q: %w", h.ClusterID, err)
+			return nodelease.Header{}, fmt.Errorf("cluster_id %q: %w", h.ClusterID, err)
 		}
 	}
 	rev, err := h.Revision.value()
 	if err != nil {
-		return nodelease.Header{}, fmt.Errorf("etcdhttp: revision %q: %w", h.Revision, err)
+		return nodelease.Header{}, fmt.Errorf("revision %q: %w", h.Revision, err)
 	}
 	return nodelease.Header{ClusterID: cluster, Revision: rev}, nil
 }
@@ -296,7 +300,7 @@ func (s *Store) txn(ctx context.Context, req txnRequest) (*txnResponse, nodeleas
 // if the answer does not have one.
 func (r *txnResponse) rangeAt(i int) (*rangeResponse, error) {
 	if i >= len(r.Responses) {
-		return nil, fmt.Errorf("etcdhttp: transaction answer has %d responses, expected at least %d", len(r.Responses), i+1)
+		return nil, fmt.Errorf("transaction answer has %d responses, expected at least %d", len(r.Responses), i+1)
 	}
 	if r.Responses[i].Range == nil {
 		return &rangeResponse{}, nil
@@ -320,7 +324,7 @@ func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 	id, err1 := resp.ID.value()
 	granted, err2 := resp.TTL.value()
 	if err := errors.Join(err1, err2); err != nil || id == 0 {
-		return 0, 0, fmt.Errorf("etcdhttp: lease grant answered ID %q, TTL %q: %v", resp.ID, resp.TTL, err)
+		return 0, 0, fmt.Errorf("lease grant answered ID %q, TTL %q: %v", resp.ID, resp.TTL, err)
 	}
 	return id, granted, nil
 }
@@ -329,16 +333,7 @@ func (s *Store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 // /v3/lease/keepalive stream, whose answer is a stream of {"result": ...}
 // objects; the first is the renewal.
 func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
-	var resp struct {
-		Result struct {
-			Header responseHeader `json:"header"`
-			TTL    int64s         `json:"TTL"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var resp keepAliveAnswer
 	err := s.post(ctx, "/v3/lease/keepalive", map[string]int64s{"ID": i64(lease)}, &resp)
 	var e *Error
 	if errors.As(err, &e) && e.Code == codeNotFound {
@@ -347,18 +342,33 @@ func (s *Store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodeleas
 	if err != nil {
 		return 0, nodelease.Header{}, err
 	}
-	if resp.Error != nil {
-		if resp.Error.Code == codeNotFound {
-			return 0, nodelease.Header{}, nil
-		}
-		return 0, nodelease.Header{}, &Error{HTTPStatus: http.StatusOK, Code: resp.Error.Code, Message: resp.Error.Message}
-	}
 	h, err := resp.Result.Header.header()
 	if err != nil {
 		return 0, nodelease.Header{}, err
 	}
 	ttl, err := resp.Result.TTL.value() // absent (0) when the lease is gone
 	return ttl, h, err
+}
+
+// keepAliveAnswer is the first object of the keep-alive stream: a
+// renewal, or an error, which a streaming endpoint sends in the body of an
+// HTTP 200.
+type keepAliveAnswer struct {
+	Result struct {
+		Header responseHeader `json:"header"`
+		TTL    int64s         `json:"TTL"`
+	} `json:"result"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (a *keepAliveAnswer) streamError() *Error {
+	if a.Error == nil {
+		return nil
+	}
+	return &Error{HTTPStatus: http.StatusOK, Code: a.Error.Code, Message: a.Error.Message}
 }
 
 // Revoke implements nodelease.Store: POST /v3/lease/revoke; a lease that
@@ -482,7 +492,7 @@ func (s *Store) Keys(ctx context.Context, from, end string, limit int64) ([]stri
 	for _, kv := range resp.Kvs {
 		k, err := unb64(kv.Key)
 		if err != nil {
-			return nil, fmt.Errorf("etcdhttp: key %q is not base64: %w", kv.Key, err)
+			return nil, fmt.Errorf("key %q is not base64: %w", kv.Key, err)
 		}
 		keys = append(keys, k)
 	}

@@ -49,6 +49,15 @@ func pad(id uint32) string {
 // the record back fails too, the error says so (the record is then at most
 // 5.12 s ahead of what it was, which is safe).
 func Acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
+	n, err := acquire(ctx, store, cfg)
+	if err != nil {
+		return nil, withPrefix(cfg.ErrorPrefix, err)
+	}
+	return n, nil
+}
+
+// acquire is Acquire with the errors bare.
+func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	if store == nil {
 		return nil, &OptionError{Field: FieldStore, Reason: "no etcd client (nil)"}
 	}
@@ -59,11 +68,13 @@ func Acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{
-		store: store,
-		size:  cfg.NodeIDSize,
-		raise: make(chan struct{}, 1),
-		done:  make(chan struct{}),
-		realm: realm{key: cfg.Prefix + "size", value: strconv.Itoa(int(cfg.NodeIDSize))},
+		store:       store,
+		size:        cfg.NodeIDSize,
+		raise:       make(chan struct{}, 1),
+		done:        make(chan struct{}),
+		realm:       realm{key: cfg.Prefix + "size", value: strconv.Itoa(int(cfg.NodeIDSize))},
+		errorPrefix: cfg.ErrorPrefix,
+		closed:      withPrefix(cfg.ErrorPrefix, ErrClosed),
 	}
 	if cfg.Wall == nil {
 		n.clock = clock.New()

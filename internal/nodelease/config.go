@@ -37,6 +37,13 @@ type Config struct {
 	Wall func() time.Time
 	// CounterMode is passed to scru64.NewGeneratorWithCounterMode.
 	CounterMode scru64.CounterMode
+	// ErrorPrefix, if set, is the name of the package whose users see the
+	// errors: every error that Acquire and the Node's methods return
+	// (other than the scru64 package's own) is then a [*PrefixedError]
+	// with it, "etcdnode: lease lost: ...", made once where the node keeps
+	// it, so that returning it allocates nothing. Empty, the errors are
+	// returned bare, for a caller that puts its own words first.
+	ErrorPrefix string
 }
 
 // DefaultConfig returns a Config with [DefaultPrefix], [DefaultNodeIDSize]

@@ -40,7 +40,7 @@ func TestConfigRejects(t *testing.T) {
 			t.Errorf("%s: Check = %v, want an *OptionError for %v", tc.name, err, tc.field)
 		}
 		// Without a user's name for it, the error names the Go field.
-		if want := "etcdnode: invalid option " + tc.field.String() + ": "; err != nil && !strings.HasPrefix(err.Error(), want) {
+		if want := "invalid option " + tc.field.String() + ": "; err != nil && !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %q does not start with %q", tc.name, err, want)
 		}
 	}

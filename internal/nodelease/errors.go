@@ -1,41 +1,93 @@
 package nodelease
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
 	"github.com/fastid/scru128/scru64"
 )
 
-// The errors of this package. They are the errors of the public package,
-// etcdnode, which re-exports them, and their text carries its prefix. Every
-// other error this package returns is one of the typed errors below, which
-// carry their context as values, so that a caller with a vocabulary of its
-// own (the command-line tool's flags) words the message itself from the
-// fields, with errors.As, and never parses the text.
+// The errors of this package. Their texts carry no package prefix: the
+// command-line tool, which calls this package directly, puts its own
+// first, and package etcdnode, which exports them, dresses every error its
+// user sees in a [*PrefixedError] ("etcdnode: lease lost: ...", see
+// [Config].ErrorPrefix) and exports each sentinel under its name as a
+// *PrefixedError around the one here. The errors of this package match
+// both under errors.Is: a sentinel here, and the same sentinel under
+// another package's prefix.
+//
+// Every other error this package returns is one of the typed errors below,
+// which carry their context as values, so that a caller with a vocabulary
+// of its own (the command-line tool's flags) words the message itself from
+// the fields, with errors.As, and never parses the text.
 var (
 	// ErrNoFreeNodeID means every node ID of the realm (or of the range
 	// asked for) is held by a live lease.
-	ErrNoFreeNodeID = errors.New("etcdnode: no free node ID")
+	ErrNoFreeNodeID error = &sentinel{"no free node ID"}
 	// ErrLeaseLost means the node stopped minting before Close: its lease
 	// could have expired (no keep-alive answered in time), was revoked or
 	// vanished, its holder key is no longer its own, or etcd lost data.
-	ErrLeaseLost = errors.New("etcdnode: lease lost")
+	ErrLeaseLost error = &sentinel{"lease lost"}
 	// ErrDataLoss means the node saw etcd lose or rewind data it relies on
 	// (see [LostError]). Such an error matches ErrLeaseLost too.
-	ErrDataLoss = errors.New("etcdnode: etcd lost or rewound data")
+	ErrDataLoss error = &sentinel{"etcd lost or rewound data"}
 	// ErrClosed means the node was closed.
-	ErrClosed = errors.New("etcdnode: node closed")
+	ErrClosed error = &sentinel{"node closed"}
 	// ErrInvalidOption means a configuration value was rejected; the error
 	// is an [*OptionError] that says which and why.
-	ErrInvalidOption = errors.New("etcdnode: invalid option")
+	ErrInvalidOption error = &sentinel{"invalid option"}
 	// ErrRealmMismatch means the realm under the prefix is not one this
 	// node can join: it uses another node ID size ([*RealmError]), or a
 	// continuity record there is not one this package wrote
 	// ([*RecordError]).
-	ErrRealmMismatch = errors.New("etcdnode: realm mismatch")
+	ErrRealmMismatch error = &sentinel{"realm mismatch"}
 )
+
+// sentinel is the type of this package's sentinel errors. A sentinel also
+// matches itself under another package's prefix.
+type sentinel struct{ text string }
+
+func (e *sentinel) Error() string { return e.text }
+
+// Is reports whether target is e under a prefix (see [PrefixedError]).
+func (e *sentinel) Is(target error) bool { return standsFor(target, e) }
+
+// PrefixedError is an error of this package as another package hands it
+// to its users: its text is Prefix, ": " and the text of Err, and
+// errors.Is and errors.As see Err. A PrefixedError around one of this
+// package's sentinels (as etcdnode exports them) is matched under
+// errors.Is by every error that matches the sentinel.
+type PrefixedError struct {
+	Prefix string // the package the user knows, for example "etcdnode"
+	Err    error
+}
+
+// Error returns the prefix and Err's text, for example
+// "etcdnode: lease lost".
+func (e *PrefixedError) Error() string { return e.Prefix + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *PrefixedError) Unwrap() error { return e.Err }
+
+// standsFor reports whether target is the sentinel base, itself or under a
+// prefix. The typed errors' Is methods use it, so that they match a
+// sentinel whichever package's name it is exported under.
+func standsFor(target, base error) bool {
+	if target == base {
+		return true
+	}
+	p, ok := target.(*PrefixedError)
+	return ok && p.Err == base
+}
+
+// withPrefix returns err in a [*PrefixedError] with prefix, or err itself
+// if prefix or err is empty or err has the prefix already.
+func withPrefix(prefix string, err error) error {
+	if p, ok := err.(*PrefixedError); prefix == "" || err == nil || ok && p.Prefix == prefix {
+		return err
+	}
+	return &PrefixedError{Prefix: prefix, Err: err}
+}
 
 // Field names a [Config] field, or the store, in an [*OptionError]. Each
 // caller maps it to the name its user knows: an option of etcdnode, a flag
@@ -77,17 +129,17 @@ type OptionError struct {
 }
 
 // Error describes the option and the reason, for example
-// `etcdnode: invalid option WithTTL: 1.5s is not a whole number of seconds`.
+// `invalid option WithTTL: 1.5s is not a whole number of seconds`.
 func (e *OptionError) Error() string {
 	name := e.Option
 	if name == "" {
 		name = e.Field.String()
 	}
-	return "etcdnode: invalid option " + name + ": " + e.Reason
+	return "invalid option " + name + ": " + e.Reason
 }
 
 // Is reports whether target is [ErrInvalidOption].
-func (e *OptionError) Is(target error) bool { return target == ErrInvalidOption }
+func (e *OptionError) Is(target error) bool { return standsFor(target, ErrInvalidOption) }
 
 // RealmError reports that the realm under a prefix uses a node ID size
 // other than the one asked for. errors.Is(err, [ErrRealmMismatch]) reports
@@ -100,13 +152,13 @@ type RealmError struct {
 
 // Error names the key, the size found and the size asked for.
 func (e *RealmError) Error() string {
-	return "etcdnode: realm node ID size mismatch: " + strconv.Quote(e.Key) + " holds " +
+	return "realm node ID size mismatch: " + strconv.Quote(e.Key) + " holds " +
 		strconv.Quote(e.Found) + ", this node asked for size " + strconv.Itoa(int(e.Want)) +
 		" (every node under one prefix must use the same size; use another prefix for another size)"
 }
 
 // Is reports whether target is [ErrRealmMismatch].
-func (e *RealmError) Is(target error) bool { return target == ErrRealmMismatch }
+func (e *RealmError) Is(target error) bool { return standsFor(target, ErrRealmMismatch) }
 
 // RecordError reports a continuity record that is not an ID of its node
 // ID: a key this package did not write. errors.Is(err, [ErrRealmMismatch])
@@ -125,13 +177,13 @@ func (e *RecordError) Error() string {
 	if e.Err != nil {
 		why = e.Err.Error()
 	}
-	return "etcdnode: the continuity record " + strconv.Quote(e.Key) + " = " + strconv.Quote(e.Value) +
+	return "the continuity record " + strconv.Quote(e.Key) + " = " + strconv.Quote(e.Value) +
 		" is not an ID of node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + "/" +
 		strconv.Itoa(int(e.Size)) + ": " + why
 }
 
 // Is reports whether target is [ErrRealmMismatch].
-func (e *RecordError) Is(target error) bool { return target == ErrRealmMismatch }
+func (e *RecordError) Is(target error) bool { return standsFor(target, ErrRealmMismatch) }
 
 // Unwrap returns the parse error, if any.
 func (e *RecordError) Unwrap() error { return e.Err }
@@ -152,18 +204,18 @@ type LostError struct {
 
 // Error says that the lease was lost (or etcd lost data) and why.
 func (e *LostError) Error() string {
-	what := "etcdnode: lease lost"
+	what := ErrLeaseLost
 	if e.DataLoss {
-		what = "etcdnode: etcd lost or rewound data"
+		what = ErrDataLoss
 	}
-	return what + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + ", lease " +
+	return what.Error() + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + ", lease " +
 		strconv.FormatInt(e.Lease, 16) + ": " + e.Reason
 }
 
 // Is reports whether target is [ErrLeaseLost], or [ErrDataLoss] for data
 // loss.
 func (e *LostError) Is(target error) bool {
-	return target == ErrLeaseLost || (e.DataLoss && target == ErrDataLoss)
+	return standsFor(target, ErrLeaseLost) || (e.DataLoss && standsFor(target, ErrDataLoss))
 }
 
 // StoreError reports a request to etcd that failed: what the node was
@@ -174,7 +226,7 @@ type StoreError struct {
 }
 
 // Error names the step and the cause.
-func (e *StoreError) Error() string { return "etcdnode: " + e.Op + ": " + e.Err.Error() }
+func (e *StoreError) Error() string { return e.Op + ": " + e.Err.Error() }
 
 // Unwrap returns the Store's error.
 func (e *StoreError) Unwrap() error { return e.Err }
@@ -192,7 +244,7 @@ type RollbackError struct {
 
 // Error says how far behind the clock is and how long the wait is.
 func (e *RollbackError) Error() string {
-	return "etcdnode: the clock (" + e.Clock.UTC().Format(time.RFC3339Nano) + ") is " +
+	return "the clock (" + e.Clock.UTC().Format(time.RFC3339Nano) + ") is " +
 		e.Last.Time().Sub(e.Clock).Round(time.Millisecond).String() + " behind the last ID of node ID " +
 		strconv.FormatUint(uint64(e.NodeID), 10) + " (" + e.Last.String() + ", " +
 		e.Last.Time().UTC().Format(time.RFC3339Nano) + "): minting resumes in " +

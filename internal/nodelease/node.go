@@ -28,7 +28,7 @@ func Margin(ttl time.Duration) time.Duration { return ttl/10 + 250*time.Millisec
 type limits struct {
 	deadline int64  // monotonic ns (clock.Mono): mint only while the clock reads below
 	bound    uint64 // the largest timestamp persisted in the record
-	err      error  // nil while minting; a *LostError or ErrClosed when done
+	err      error  // nil while minting; a *LostError or ErrClosed when done, with the node's error prefix
 	changed  chan struct{}
 }
 
@@ -58,10 +58,13 @@ type Node struct {
 	raise   chan struct{} // asks the bound loop to raise bound now
 	done    chan struct{}
 	closing atomic.Bool // set by the first Close
+
+	errorPrefix string // Config.ErrorPrefix
+	closed      error  // ErrClosed with the error prefix
 }
 
 // errNilNode is what the generating methods of a nil [*Node] return.
-var errNilNode = fmt.Errorf("%w: the Node was not returned by etcdnode.Acquire", ErrClosed)
+var errNilNode = fmt.Errorf("%w: the Node was not returned by Acquire", ErrClosed)
 
 // Generate returns a new ID under the node's node ID, stamped with the
 // node's clock. The error is a [*LostError] or [ErrClosed] (wrapped) once
@@ -105,7 +108,7 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 			lim = n.limits.Load() // lost, or a newer deadline to check against
 			continue
 		case err == scru64.ErrClockRollback:
-			return 0, n.rollbackError()
+			return 0, withPrefix(n.errorPrefix, n.rollbackError())
 		case err != nil:
 			return 0, err
 		case id.Timestamp() <= lim.bound:
@@ -243,6 +246,7 @@ func (n *Node) update(f func(cur limits) *limits) {
 // finish ends minting for good with err, unless the node is done already
 // (only Close overrides a final limits, with [ErrClosed]).
 func (n *Node) finish(err error) {
+	err = withPrefix(n.errorPrefix, err)
 	n.update(func(limits) *limits {
 		return &limits{deadline: math.MinInt64, err: err, changed: make(chan struct{})}
 	})
@@ -265,8 +269,9 @@ func (n *Node) lost(reason string, dataLoss bool) error {
 func (n *Node) expire(lim *limits) {
 	n.publish(lim, &limits{
 		deadline: math.MinInt64,
-		err:      n.lostError("no keep-alive was answered within the TTL ("+n.ttl.String()+") minus the safety margin", false),
-		changed:  make(chan struct{}),
+		err: withPrefix(n.errorPrefix,
+			n.lostError("no keep-alive was answered within the TTL ("+n.ttl.String()+") minus the safety margin", false)),
+		changed: make(chan struct{}),
 	})
 }
 
@@ -359,10 +364,10 @@ func (n *Node) Close(ctx context.Context) error {
 		ctx = context.Background()
 	}
 	if n.closing.Swap(true) {
-		return ErrClosed
+		return n.closed
 	}
-	lost := n.limits.Load().err
-	for cur := n.limits.Load(); !n.publish(cur, &limits{deadline: math.MinInt64, err: ErrClosed, changed: make(chan struct{})}); {
+	lost := n.limits.Load().err // with the prefix already
+	for cur := n.limits.Load(); !n.publish(cur, &limits{deadline: math.MinInt64, err: n.closed, changed: make(chan struct{})}); {
 		cur = n.limits.Load()
 	}
 	last := n.gen.NodeSpec().NodePrev()
@@ -377,11 +382,11 @@ func (n *Node) Close(ctx context.Context) error {
 		// fresh: delete the record.
 		text, _ := last.AppendText(nil)
 		if err := n.writeRecord(ctx, string(text), last == 0); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, withPrefix(n.errorPrefix, err))
 		}
 	}
 	if err := n.store.Revoke(ctx, n.lease); err != nil {
-		errs = append(errs, &StoreError{Op: "revoking lease " + strconv.FormatInt(n.lease, 16), Err: err})
+		errs = append(errs, withPrefix(n.errorPrefix, &StoreError{Op: "revoking lease " + strconv.FormatInt(n.lease, 16), Err: err}))
 	}
 	return errors.Join(errs...)
 }

@@ -50,16 +50,24 @@ type streamingGen struct {
 // stream soon runs at the clock's pace and its output stays small.
 func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
 	t.Helper()
-	g := startGen(t, bin, endpoint)
+	g := startStream(t, bin, endpoint)
 	g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
 	return g
 }
 
-// startGen starts gen -stream through endpoint.
-func startGen(t *testing.T, bin, endpoint string) *streamingGen {
+// startStream starts gen -stream through endpoint.
+func startStream(t *testing.T, bin, endpoint string) *streamingGen {
+	t.Helper()
+	return startStreamWith(t, bin, nil, "-etcd", endpoint)
+}
+
+// startStreamWith starts gen -stream with args and the environment
+// variables vars (see cliEnv).
+func startStreamWith(t *testing.T, bin string, vars []string, args ...string) *streamingGen {
 	t.Helper()
 	g := &streamingGen{exited: make(chan struct{})}
-	g.cmd = exec.Command(bin, "gen", "-format", "scru64", "-etcd", endpoint, "-etcd-size", "16", "-stream")
+	g.cmd = exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd-size", "16", "-stream"}, args...)...)
+	g.cmd.Env = cliEnv(vars)
 	g.cmd.Stdout, g.cmd.Stderr = &g.stdout, &g.stderr
 	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -211,7 +219,7 @@ func TestCLISignalWhileLeasing(t *testing.T) {
 	bin, srv := startCLITest(t)
 	p, endpoint := startProxy(t, srv.endpoint)
 	p.cut.Store(true)
-	g := startGen(t, bin, endpoint)
+	g := startStream(t, bin, endpoint)
 	time.Sleep(time.Second)
 	g.interrupt(t, syscall.SIGINT)
 	if out := g.stdout.String(); out != "" {

@@ -55,35 +55,55 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// Errors returned by this package. Errors from etcd are wrapped with %w, so
-// errors.Is and errors.As see through to them.
+// Errors returned by this package. Each reads "etcdnode: " and what it
+// means, for example "etcdnode: lease lost", and so does every error this
+// package's functions and methods return, other than the scru64 package's
+// own (a clock outside SCRU64's range): "etcdnode: lease lost: node ID 3,
+// ...". Under errors.Is those errors match these sentinels, and under
+// errors.As they are the typed errors below; errors from etcd are wrapped
+// with %w, so errors.Is and errors.As see through to them too.
+//
+// The typed errors are the protocol's, shared with the command-line tool,
+// which words its messages itself: their own Error methods leave the
+// prefix out ("lease lost: node ID 3, ..."), and what this package returns
+// carries it around them.
 var (
 	// ErrNoFreeNodeID means every node ID of the realm, or of the range
 	// given to WithNodeIDRange or WithNodeID, is held by a live lease.
-	ErrNoFreeNodeID = nodelease.ErrNoFreeNodeID
+	ErrNoFreeNodeID = prefixed(nodelease.ErrNoFreeNodeID)
 	// ErrLeaseLost means the node stopped minting before Close: no
 	// keep-alive was answered in time (the lease could have expired), the
 	// lease was revoked or vanished, the holder key is no longer the
 	// node's, or etcd lost data. The error is a [*LostError].
-	ErrLeaseLost = nodelease.ErrLeaseLost
+	ErrLeaseLost = prefixed(nodelease.ErrLeaseLost)
 	// ErrDataLoss means the node saw etcd lose or rewind data: IDs may
 	// have been issued twice around the loss. Such an error is a
 	// [*LostError] and matches ErrLeaseLost too.
-	ErrDataLoss = nodelease.ErrDataLoss
+	ErrDataLoss = prefixed(nodelease.ErrDataLoss)
 	// ErrClosed means Close was called (or the Node was not made by
 	// Acquire).
-	ErrClosed = nodelease.ErrClosed
+	ErrClosed = prefixed(nodelease.ErrClosed)
 	// ErrInvalidOption means an option's value was rejected; the error is
 	// an [*OptionError].
-	ErrInvalidOption = nodelease.ErrInvalidOption
+	ErrInvalidOption = prefixed(nodelease.ErrInvalidOption)
 	// ErrRealmMismatch means the realm under the prefix uses another node
 	// ID size (the error is a [*RealmError]), or a continuity record there
 	// is not one this package wrote (a [*RecordError]).
-	ErrRealmMismatch = nodelease.ErrRealmMismatch
+	ErrRealmMismatch = prefixed(nodelease.ErrRealmMismatch)
 )
 
+// errorPrefix is the package name that starts every error text.
+const errorPrefix = "etcdnode"
+
+// prefixed returns err with this package's prefix. Around one of the
+// protocol's sentinels it is this package's sentinel: every error that
+// matches the protocol's matches it too.
+func prefixed(err error) error { return &nodelease.PrefixedError{Prefix: errorPrefix, Err: err} }
+
 // OptionError reports a rejected option: which, and why. It matches
-// [ErrInvalidOption] under errors.Is.
+// [ErrInvalidOption] under errors.Is. Its Error method words it without
+// the package prefix: `invalid option WithTTL: 1.5s is not a whole number
+// of seconds`; Acquire returns it with the prefix around it.
 type OptionError = nodelease.OptionError
 
 // RealmError reports that the realm under a prefix records another node ID
@@ -213,10 +233,11 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 	o := options{cfg: nodelease.DefaultConfig()}
 	for i, opt := range opts {
 		if opt == nil {
-			return nil, &OptionError{Option: "Acquire", Reason: "option " + strconv.Itoa(i) + " is nil"}
+			return nil, prefixed(&OptionError{Option: "Acquire", Reason: "option " + strconv.Itoa(i) + " is nil"})
 		}
 		opt(&o)
 	}
+	o.cfg.ErrorPrefix = errorPrefix
 	var s nodelease.Store
 	if client != nil {
 		s = store{client}

@@ -27,7 +27,7 @@ var stores = []struct {
 		return etcdnode.StoreOf(newClient(t, endpoint))
 	}},
 	{"gateway", func(t *testing.T, endpoint string) nodelease.Store {
-		s, err := etcdhttp.New([]string{endpoint}, nil)
+		s, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{endpoint}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -661,7 +661,7 @@ func TestClockStepForwardWaitsForTheBound(t *testing.T) {
 // the second.
 func TestGatewayMovesToTheNextEndpoint(t *testing.T) {
 	srv := startServer(t)
-	store, err := etcdhttp.New([]string{"http://127.0.0.1:" + freePort(t), srv.endpoint}, nil)
+	store, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{"http://127.0.0.1:" + freePort(t), srv.endpoint}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,13 @@ func freePort(t testing.TB) string {
 // rounded up to whole seconds).
 func startServer(t testing.TB) *server {
 	t.Helper()
+	return startServerWith(t, "http", nil)
+}
+
+// startServerWith is startServer with clients served under scheme (http or
+// https) and configure, if not nil, applied to the config first.
+func startServerWith(t testing.TB, scheme string, configure func(*embed.Config)) *server {
+	t.Helper()
 	cfg := embed.NewConfig()
 	cfg.Name = "test"
 	cfg.Dir = t.TempDir()
@@ -52,8 +59,11 @@ func startServer(t testing.TB) *server {
 	cfg.TickMs, cfg.ElectionMs = 10, 100
 	cfg.UnsafeNoFsync = true     // a test server: speed over durability
 	cfg.EnableGRPCGateway = true // the JSON gateway internal/etcdhttp speaks; true by default too
+	if configure != nil {
+		configure(cfg)
+	}
 	for range 5 {
-		client := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
+		client := url.URL{Scheme: scheme, Host: "127.0.0.1:" + freePort(t)}
 		peer := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
