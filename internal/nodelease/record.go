@@ -75,10 +75,13 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 			return &StoreError{Op: "writing the continuity record " + strconv.Quote(n.recordKey), Err: err}
 		}
 		// A revision that went back ends the node, but a record found
-		// rewound below is still repaired first.
-		rewound := n.observe(res.Header, floor)
+		// rewound below is repaired first: the node ends only after that,
+		// so that whoever stops on its error (a process that exits, say)
+		// cannot stop before the repair.
+		rewound := n.checkHeader(res.Header, floor)
 		if res.Written {
 			if rewound != nil {
+				n.finish(rewound)
 				return rewound
 			}
 			n.fence = fence{revision: res.Header.Revision, value: value}
@@ -112,7 +115,8 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 				" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
 		}
 		if rewound != nil {
-			return rewound // the node's error: the first found
+			n.finish(rewound) // the node's error, unless one came first
+			return rewound
 		}
 		return lost
 	}
@@ -151,17 +155,28 @@ func (n *Node) repair(ctx context.Context, found Record) {
 	}
 }
 
-// observe checks the header of an answer to a KV request: the cluster must
-// be the one Acquire talked to, and the revision at least floor, the
+// observe checks the header of an answer to a KV request (checkHeader),
+// and ends the node if the check fails.
+func (n *Node) observe(h Header, floor int64) error {
+	if err := n.checkHeader(h, floor); err != nil {
+		n.finish(err)
+		return err
+	}
+	return nil
+}
+
+// checkHeader checks the header of an answer to a KV request: the cluster
+// must be the one Acquire talked to, and the revision at least floor, the
 // highest revision of answers received before the request was sent (etcd's
 // KV requests are linearizable, so a later request never sees an older
-// revision unless etcd lost data). A failed check ends the node.
-func (n *Node) observe(h Header, floor int64) error {
-	if err := n.observeCluster(h); err != nil {
+// revision unless etcd lost data). It returns the error that is to end the
+// node, without ending it, or nil after noting the revision.
+func (n *Node) checkHeader(h Header, floor int64) *LostError {
+	if err := n.checkCluster(h); err != nil {
 		return err
 	}
 	if h.Revision < floor {
-		return n.lost("etcd's revision went back from "+strconv.FormatInt(floor, 10)+" to "+
+		return n.lostError("etcd's revision went back from "+strconv.FormatInt(floor, 10)+" to "+
 			strconv.FormatInt(h.Revision, 10)+" (restored from a backup, or a member that lost its data?)", true)
 	}
 	for {
@@ -173,12 +188,23 @@ func (n *Node) observe(h Header, floor int64) error {
 }
 
 // observeCluster checks that an answer comes from the cluster Acquire
-// talked to. Answers without a cluster ID are not checked.
+// talked to (checkCluster), and ends the node if it does not.
 func (n *Node) observeCluster(h Header) error {
+	if err := n.checkCluster(h); err != nil {
+		n.finish(err)
+		return err
+	}
+	return nil
+}
+
+// checkCluster returns the error that is to end the node if h comes from
+// another cluster than the one Acquire talked to. Answers without a
+// cluster ID are not checked.
+func (n *Node) checkCluster(h Header) *LostError {
 	if n.clusterID == 0 || h.ClusterID == 0 || h.ClusterID == n.clusterID {
 		return nil
 	}
-	return n.lost("another etcd cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
+	return n.lostError("another etcd cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
 		", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
 }
 
