@@ -11,42 +11,38 @@ import (
 
 // Pool mints SCRU128 IDs for throughput on many cores, giving up the order
 // between goroutines that a [Generator] keeps. It is safe for concurrent use
-// and does not allocate, except to make a shard when the sync.Pool has none
-// to give.
-//
-// A Pool is a set of shards, each a complete single-threaded generator with
-// its own state and its own ChaCha8 entropy buffer, padded so that no two
-// shards share a cache line. A call takes a shard from a sync.Pool, mints
-// with it and puts it back. A sync.Pool keeps a small cache per P
-// (processor), so a call usually gets the shard its P put back last, and
-// cores do not write the same memory on every call: minting scales with
-// cores. That is locality, not a promise: the cache may be empty (after a
-// garbage collection, or when a goroutine moves to another P between Get
-// and Put), and a call then takes a shard from another P or makes a new one.
-// Each shard is used by one call at a time all the same.
+// and does not allocate, except now and then, after a garbage collection,
+// to make a new shard (below). A call writes no memory that calls on other
+// cores write, so minting scales with the cores.
 //
 // What a Pool guarantees:
 //
-//   - Unique: each shard's stream never repeats, and shards start with
+//   - Unique: IDs never repeat within a shard, and shards start with
 //     fresh random counters, so two shards collide only if their counter_hi
 //     (renewed every second), their counter_lo ranges (renewed every
 //     millisecond) and a 32-bit entropy all coincide within one
 //     millisecond; docs/generators.md computes how rarely.
 //   - Time-ordered to the millisecond: an ID's timestamp is the wall-clock
 //     millisecond of the call, or a few milliseconds ahead after a counter
-//     overflow, as the specification allows. A shard that finds the clock
-//     moved back by up to 10 s goes on from its last timestamp; beyond that
-//     it resets, like Generator.Generate.
-//   - Each shard's own stream follows the specification's field rules. IDs
-//     from different shards are not ordered within a millisecond: a
-//     goroutine that needs its IDs in order must use a Generator.
-//   - sync.Pool may drop shards at a garbage collection; a dropped shard is
-//     never used again, and the shard that replaces it starts with fresh
-//     randomness from crypto/rand, like any other new shard.
+//     overflow, as the specification allows. A clock moved back by up to
+//     10 s is treated as not having moved; beyond that the shard resets,
+//     like [Generator.Generate].
+//   - Not ordered within a millisecond across calls, even those of one
+//     goroutine (two calls may use two shards): a caller that needs its
+//     IDs in order must use a Generator. Each shard's own stream follows
+//     the specification's field rules.
 //
 // The zero Pool is usable, and the same as one from [NewPool]. A Pool must not
 // be copied after first use.
+
 type Pool struct {
+	// How it works: a Pool is a set of shards, each a complete single-threaded
+	// generator with its own state and its own ChaCha8 entropy buffer, padded
+	// so that no two shards share a cache line. A call takes a shard from a
+	// sync.Pool, mints with it and puts it back; sync.Pool's per-P cache
+	// usually hands a call the shard its P put back last. A shard that a
+	// garbage collection drops is never used again, and the one that replaces
+	// it starts with fresh randomness from crypto/rand.
 	clock  clock.Clock
 	shards sync.Pool // of *shard; the pool's New is not set, see Generate
 }
