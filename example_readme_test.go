@@ -1,8 +1,8 @@
 package scru128_test
 
-// The README's code samples, as examples, so that they compile and, where
-// their output is fixed, run. cmd/scru128's README test checks that each
-// sample of the README is held by an example like these.
+// The code samples of the README and of docs/, as examples, so that they
+// compile and, where their output is fixed, run. cmd/scru128's README test
+// checks that each sample is held by an example like these.
 
 import (
 	"errors"
@@ -47,7 +47,7 @@ func Example_parseErrors() {
 	// true
 }
 
-// Example_fromTheReferenceLibrary is the README's note for users of
+// Example_fromTheReferenceLibrary is docs/migrating.md's note for users of
 // github.com/scru128/go-scru128.
 func Example_fromTheReferenceLibrary() {
 	// FromFields returns an error where the reference panics.

@@ -11,7 +11,7 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// The examples run the README's database snippets on SQLite, which takes
+// The examples run docs/databases.md's snippets on SQLite, which takes
 // PostgreSQL's $1 markers too. TestDatabaseSQL runs the same patterns on
 // both databases.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/fastid/scru128/ulid"
 )
 
-// TestPlainIDInBinaryColumn pins what the README says happens when an ID
+// TestPlainIDInBinaryColumn pins what docs/databases.md says happens when an ID
 // is bound to a binary column without the Binary conversion: the driver
 // stores its text as bytes (25 for SCRU128), Scan still reads it back, but
 // a range bound with Binary, as the column's other rows need, misses it;
@@ -62,7 +62,7 @@ func TestIntegerValueInTextColumn(t *testing.T) {
 			_, err := d.db.Exec(d.query("INSERT INTO int_in_text (seq, id) VALUES (?, ?)"), 0, id)
 			if d.name == "postgres" {
 				if err == nil {
-					t.Fatal("pgx stored an int64 in a text column; the README says it refuses")
+					t.Fatal("pgx stored an int64 in a text column; docs/databases.md says it refuses")
 				}
 				return
 			}

@@ -89,7 +89,7 @@ func ExampleGenerator() {
 func ExampleNew() {
 	// Normally the environment gives each process its node spec, as in
 	// SCRU64_NODE_SPEC=42/8 ./server; code may instead set it before the
-	// first use, as the README says: Initialize takes a NodeSpec, which
+	// first use, as docs/formats.md says: Initialize takes a NodeSpec, which
 	// ParseNodeSpec makes from the variable's text.
 	spec, err := scru64.ParseNodeSpec("42/8")
 	if err != nil {

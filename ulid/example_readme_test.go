@@ -1,6 +1,6 @@
 package ulid_test
 
-// The README's ULID samples, as examples; see the root package's
+// The ULID samples of docs/migrating.md, as examples; see the root package's
 // example_readme_test.go.
 
 import (
@@ -9,7 +9,7 @@ import (
 	"github.com/fastid/scru128/ulid"
 )
 
-// Example_fromOklog is the README's warning for users of oklog/ulid, whose
+// Example_fromOklog is docs/migrating.md's warning for users of oklog/ulid, whose
 // Time and Timestamp are the other way round.
 func Example_fromOklog() {
 	id := ulid.MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
@@ -20,7 +20,7 @@ func Example_fromOklog() {
 	// 2016-07-30 23:54:10.259 +0000 UTC
 }
 
-// Example_fromGoogleUUID is the README's note for users of google/uuid.
+// Example_fromGoogleUUID is docs/migrating.md's note for users of google/uuid.
 func Example_fromGoogleUUID() {
 	id := ulid.MustParse("01ARZ3NDEKTSV4RRFFQ69G5FAV")
 	u := id.UUID() // convert with uuid.UUID(id.UUID()) for github.com/google/uuid
