@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"io"
 	"net"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -189,15 +187,25 @@ func (s *Store) transportError(ctx context.Context, endpoint string, err error) 
 	// checked the client's certificate, and writes its request at once: if
 	// the server refuses the certificate (or its absence), its alert races
 	// with the request, which may then fail as a broken or reset
-	// connection instead. A handshake of its own, which then waits for the
-	// server's first word, tells which it was.
-	if strings.HasPrefix(endpoint, "https://") && (errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+	// connection, or, when HTTP/2 was agreed, as a connection that "could
+	// not be established", which net/http reports without its cause. A
+	// handshake of its own, which then waits for the server's first word,
+	// tells which it was. It is made for any failure after the connection
+	// was dialled (a failed dial or an ended context says enough), and
+	// costs at most handshakeWait when the server does accept this client.
+	if strings.HasPrefix(endpoint, "https://") && !dialFailed(err) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		if tlsErr := tlsError(endpoint, s.handshake(ctx, strings.TrimPrefix(endpoint, "https://"))); tlsErr != nil {
 			return tlsErr
 		}
 	}
 	return err
+}
+
+// dialFailed reports whether err is a failure to connect at all.
+func dialFailed(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // handshake makes a TLS connection to host with the Store's settings and
