@@ -95,7 +95,7 @@ func parseUUID(s string) ([16]byte, error) {
 		Length: func(got int, _ interop.Form) error { return &uuidLengthError{got} },
 		Char: func(offset int, c byte, r rune, size int) error {
 			want := "a hex digit"
-			if len(s) == uuidLens[0] && uuidHyphens[offset] {
+			if len(s) == uuidLens[0] && interop.HyphenAt(offset) {
 				want = "'-'"
 			}
 			return &badCharError{c, r, size, offset, want}
@@ -109,9 +109,6 @@ type uuidLengthError struct{ got int }
 func (e *uuidLengthError) Error() string {
 	return fmt.Sprintf("invalid length %d: want a UUID (8-4-4-4-12) or 32 hex digits", e.got)
 }
-
-// uuidHyphens marks where the 36-character form has its hyphens.
-var uuidHyphens = [36]bool{8: true, 13: true, 18: true, 23: true}
 
 // badCharError is a character out of place in a UUID or hex input: the
 // byte c at offset, which begins the character r of size bytes.

@@ -26,6 +26,11 @@ const notHex = 0xff
 // a hyphen (true) or a digit.
 var hyphenated = [36]bool{8: true, 13: true, 18: true, 23: true}
 
+// HyphenAt reports whether the 36-character UUID form has a hyphen at
+// index i, for callers that say what belonged where ParseUUID met a bad
+// character.
+func HyphenAt(i int) bool { return 0 <= i && i < len(hyphenated) && hyphenated[i] }
+
 // ParseUUID parses the 36-character hyphenated form or the 32-digit hex
 // form into 16 bytes, big-endian as written. Any other length is a length
 // error of form (the Scan that called it); a byte that is not a
