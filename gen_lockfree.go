@@ -251,7 +251,7 @@ func (g *Generator) fill(dst []ID, timestamp uint64) error {
 // len(run) takes that many consecutive values, exactly the IDs len(run)
 // calls would get from the specification's algorithm with this timestamp
 // (an overflow of counter_lo carries into carries, leaving a valid state
-// as in the type's comment). It moves the word by compare-and-swap from
+// as "How the state is kept" says). It moves the word by compare-and-swap from
 // the loaded value, not by an add: an add could land on a later state,
 // where only part of the run might be valid IDs. It returns
 // len(run), or 0 without writing run if the common case does not hold or
@@ -414,8 +414,8 @@ func next(s epoch.Snapshot, timestamp, allowance uint64, abort bool) (p plan, er
 		// carries.
 		switch {
 		case !atMax:
-			// counter_hi is below its maximum but out of carries: see the
-			// type's comment.
+			// counter_hi is below its maximum but out of carries: see
+			// "How the state is kept" (the early epoch).
 			if startedAt+window > MaxTimestamp {
 				return p, ErrInvalidTimestamp
 			}
@@ -536,7 +536,7 @@ func (g *Generator) slow(timestamp, allowance uint64, m epoch.Mode, d draws) (id
 // help finishes an epoch change another goroutine began (see epoch.Help)
 // with a counter_hi base and a first counter_lo of its own, which are used
 // up whether or not they land. It writes a renewal's cold[1] whatever
-// began the epoch (the type's comment says why that is safe). If its
+// began the epoch ("How the state is kept" says why that is safe). If its
 // compare-and-swap moved the hot word, the epoch's first ID is the
 // helper's to take, and it takes it, writing it to *id, when its call
 // could have: timestamp at most allowance behind the epoch's first one.
