@@ -42,8 +42,7 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 		if err := <-firstDone; !errors.Is(err, nodelease.ErrLeaseLost) {
 			t.Fatalf("first holder: %v, want ErrLeaseLost", err)
 		}
-		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
-			MinNodeID: first.NodeID(), MaxNodeID: first.NodeID(), Wall: shifted(-5 * time.Second)}, 10*time.Second)
+		next := acquireWhenFree(t, open(srv.endpoint), takeOver(first, shifted(-5*time.Second)), 10*time.Second)
 		h := led.holderOf("next", next)
 		h.add(mint(t, next, 1000)...)
 		led.check(t)
@@ -146,8 +145,7 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 		h.add(mint(t, n, 10)...)
 		px.cut.Store(true) // a crash: the lease expires
 		waitDone(t, n, 2*shortTTL)
-		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
-			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 10*time.Second)
+		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 10*time.Second)
 		id, err := next.Generate()
 		if err != nil {
 			t.Fatalf("the next holder after the glitch: Generate = %v, %v", id, err)
@@ -277,8 +275,7 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 			t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
 		}
 		closeSoon(n)
-		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
-			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 2*steadyTTL)
+		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 2*steadyTTL)
 		led.holderOf("next", next).add(mint(t, next, 1000)...)
 		led.check(t)
 	})
@@ -338,7 +335,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 		if record, _ := readRecord(t, direct, key); record != last {
 			t.Fatalf("the record after Close and the late copies: %v, want the last ID %v", record, last)
 		}
-		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
+		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
 		led.holderOf("next", next).add(mint(t, next, 100)...)
 		led.check(t)
 	})
@@ -374,8 +371,7 @@ func TestEtcdRestartWithItsData(t *testing.T) {
 			if err := <-done[i]; !errors.Is(err, nodelease.ErrClosed) && !errors.Is(err, nodelease.ErrLeaseLost) {
 				t.Errorf("node %d: %v", i, err)
 			}
-			next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
-				MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()}, 2*steadyTTL)
+			next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 2*steadyTTL)
 			led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 1000)...)
 		}
 		led.check(t)
@@ -415,7 +411,7 @@ func TestWipedEtcdEndsTheOldHolder(t *testing.T) {
 			t.Fatal("the old holder still mints a TTL after etcd lost its data")
 		}
 		time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
-		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
+		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
 		led.holderOf("next", next).add(mint(t, next, 1000)...)
 		led.check(t)
 	})
@@ -460,8 +456,7 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 		}
 		time.Sleep(shortTTL) // the lease expires unless a late keep-alive renewed it
 		px.resume()
-		next := acquireWhenFree(t, open(srv.endpoint), nodelease.Config{HasRange: true,
-			MinNodeID: n.NodeID(), MaxNodeID: n.NodeID(), Wall: shifted(-3 * time.Second)}, 3*shortTTL)
+		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, shifted(-3*time.Second)), 3*shortTTL)
 		led.holderOf("next", next).add(mint(t, next, 1000)...)
 		led.check(t)
 	})
@@ -498,7 +493,7 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 		if record, _ := readRecord(t, direct, key); record < h.max() || record > n.NodeSpec().NodePrev() {
 			t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.max(), n.NodeSpec().NodePrev())
 		}
-		next := acquire(t, open(srv.endpoint), nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID()})
+		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
 		led.holderOf("next", next).add(mint(t, next, 1000)...)
 		led.check(t)
 	})
@@ -534,4 +529,10 @@ func TestCloseIsBoundedByItsContext(t *testing.T) {
 			}
 		}
 	})
+}
+
+// takeOver is the Config of a node that takes over n's node ID, with the
+// wall clock wall (nil for the system clock).
+func takeOver(n *nodelease.Node, wall func() time.Time) nodelease.Config {
+	return nodelease.Config{HasRange: true, MinNodeID: n.NodeID(), MaxNodeID: n.NodeID(), Wall: wall}
 }
