@@ -3,7 +3,7 @@ module github.com/fastid/scru128/bench
 go 1.26.0
 
 require (
-	github.com/fastid/scru128 v0.0.0
+	github.com/fastid/scru128 v0.1.0
 	github.com/gofrs/uuid/v5 v5.5.1
 	github.com/google/uuid v1.6.0
 	github.com/klauspost/cpuid/v2 v2.4.2
@@ -18,4 +18,3 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 )
 
-replace github.com/fastid/scru128 => ../

@@ -3,7 +3,7 @@ module github.com/fastid/scru128/integration
 go 1.26.0
 
 require (
-	github.com/fastid/scru128 v0.0.0
+	github.com/fastid/scru128 v0.1.0
 	github.com/jackc/pgx/v5 v5.12.0
 	modernc.org/sqlite v1.62.0
 )
@@ -25,4 +25,3 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-replace github.com/fastid/scru128 => ../

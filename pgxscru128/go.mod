@@ -3,7 +3,7 @@ module github.com/fastid/scru128/pgxscru128
 go 1.25.0
 
 require (
-	github.com/fastid/scru128 v0.0.0
+	github.com/fastid/scru128 v0.1.0
 	github.com/jackc/pgx/v5 v5.12.0
 )
 
@@ -16,4 +16,3 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 )
 
-replace github.com/fastid/scru128 => ../

@@ -1087,7 +1087,7 @@ func TestVersion(t *testing.T) {
 	if out2, _, _ := runCLI(t, "", "--version"); out2 != out {
 		t.Errorf("--version printed %q", out2)
 	}
-	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128\nrevision: unknown") {
+	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128/cmd/scru128\nrevision: unknown") {
 		t.Errorf("without build information: %q", got)
 	}
 }

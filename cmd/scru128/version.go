@@ -29,7 +29,7 @@ func runVersion(args []string, e *env) int {
 
 // versionText describes the build from info, which may be nil.
 func versionText(info *debug.BuildInfo) string {
-	version, module := "(unknown)", "github.com/fastid/scru128"
+	version, module := "(unknown)", "github.com/fastid/scru128/cmd/scru128"
 	settings := map[string]string{}
 	if info != nil {
 		if info.Main.Version != "" {

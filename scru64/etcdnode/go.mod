@@ -2,10 +2,8 @@ module github.com/fastid/scru128/scru64/etcdnode
 
 go 1.26.0
 
-replace github.com/fastid/scru128 => ../..
-
 require (
-	github.com/fastid/scru128 v0.0.0-00010101000000-000000000000
+	github.com/fastid/scru128 v0.1.0
 	go.etcd.io/etcd/api/v3 v3.7.3
 	go.etcd.io/etcd/client/pkg/v3 v3.7.3
 	go.etcd.io/etcd/client/v3 v3.7.3
