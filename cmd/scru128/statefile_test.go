@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -62,6 +63,9 @@ func TestStateLockIsExclusiveByAnyPath(t *testing.T) {
 // what comes before it is resolved, as the kernel takes it, not cleaned
 // away against the name before it; a missing last component is allowed.
 func TestResolveLinksAsTheKernelDoes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows takes a link's .. lexically, and a link needs a privilege there")
+	}
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -196,5 +200,25 @@ func TestStateFileRemovesOnlyItsOwnStaleTemps(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s was removed: %v", name, err)
 		}
+	}
+}
+
+// TestStateFileSpecIsUsedAsWritten: without -node the file's spec is the
+// node, and $SCRU64_NODE_SPEC, -node's default, is held to it as -node is:
+// never used instead of it.
+func TestStateFileSpecIsUsedAsWritten(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "node.spec")
+	os.WriteFile(state, []byte("0w6rx8czyhhb/1\n"), 0o644)
+	e, out, errOut := testEnv("", map[string]string{"SCRU64_NODE_SPEC": "42/8"})
+	if status := run([]string{"gen", "-format", "scru64", "-state", state}, e); status != 2 || out.Len() != 0 ||
+		!strings.Contains(errOut.String(), "the state file "+state+" continues node 0/1, but SCRU64_NODE_SPEC names node 42/8") {
+		t.Errorf("with SCRU64_NODE_SPEC=42/8: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	stdout, stderr, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state)
+	if status != 0 || stderr != "" || scru64.MustParse(strings.TrimSpace(stdout)).NodeCtr()>>23 != 0 {
+		t.Errorf("without -node: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(state); !strings.HasSuffix(string(data), "/1\n") {
+		t.Errorf("the file now holds %q", data)
 	}
 }
