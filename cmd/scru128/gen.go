@@ -33,7 +33,10 @@ Flags:
                after, 0u375nxqh5cq/8 (default: $SCRU64_NODE_SPEC)
   -state FILE  take the node spec from FILE if it exists, keep there a spec
                that continues after every ID printed, and write there the
-               spec that continues after the last ID when done
+               spec that continues after the last ID when done. FILE is
+               locked for the run (another run on it fails at once); a
+               symbolic link is followed; an empty or cut-short FILE is an
+               error
   -etcd URLS   lease a free node ID from the etcd cluster at URLS
                (comma-separated client URLs, http://127.0.0.1:2379 or
                127.0.0.1:2379) instead of -node; the run continues after the

@@ -5,4 +5,5 @@ go 1.24.0
 require (
 	github.com/fastid/scru128 v0.1.0
 	github.com/klauspost/cpuid/v2 v2.4.2
+	golang.org/x/sys v0.41.0
 )

@@ -987,8 +987,8 @@ func TestSCRU64StateFile(t *testing.T) {
 			t.Fatalf("run %d: state %q, %v; want %s/8", i, data, err, prev)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("the directory holds %d files: temporary files were left", len(entries))
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 || entries[0].Name() != "node" || entries[1].Name() != "node.lock" {
+		t.Errorf("the directory holds %v: temporary files were left", entries)
 	}
 	// Another node ID, or another size, is a mistake.
 	for _, node := range []string{"43/8", "42/9"} {
@@ -1001,16 +1001,38 @@ func TestSCRU64StateFile(t *testing.T) {
 	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 1 || !strings.Contains(errOut, "the state file "+state+`: invalid node spec "garbage"`) {
 		t.Errorf("a bad state file: status %d, %q", status, errOut)
 	}
-	// An empty file is no spec yet.
+	// An empty file is not "no spec yet": gen never leaves one so.
 	os.WriteFile(state, nil, 0o644)
-	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 2 || !strings.Contains(errOut, "needs a node spec") {
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state, "-node", "42/8"); status != 1 || !strings.HasPrefix(errOut, "scru128: the state file "+state+" is empty: ") {
 		t.Errorf("an empty state file: status %d, %q", status, errOut)
 	}
-	// An unwritable state file stops gen before its first ID: no ID may be
-	// printed that the file does not cover.
-	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(dir, "missing", "node"))
-	if status != 1 || out != "" || errOut != "" && strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "writing the state file") {
+	// No file and no -node: nothing to mint under, and no lock file made
+	// for nothing.
+	os.Remove(state)
+	os.Remove(state + ".lock")
+	if _, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-state", state); status != 2 || !strings.Contains(errOut, "needs a node spec") {
+		t.Errorf("no state file and no -node: status %d, %q", status, errOut)
+	}
+	if _, err := os.Lstat(state + ".lock"); err == nil {
+		t.Errorf("a run refused for want of a node spec made the lock file")
+	}
+	// A state file that cannot be written stops gen before its first ID:
+	// no ID may be printed that the file does not cover.
+	readOnly := filepath.Join(dir, "ro")
+	os.Mkdir(readOnly, 0o755)
+	os.WriteFile(filepath.Join(readOnly, "node.lock"), nil, 0o644)
+	os.Chmod(readOnly, 0o555)
+	defer os.Chmod(readOnly, 0o755)
+	out, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(readOnly, "node"))
+	if os.Geteuid() == 0 {
+		t.Log("running as root: a directory cannot refuse a file")
+	} else if status != 1 || out != "" || errOut != "" && strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "writing the state file") {
 		t.Errorf("an unwritable state file: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	// Nor can one in a directory that is not there.
+	out, errOut, status = runCLI(t, "", "gen", "-format", "scru64", "-node", "1/8", "-state", filepath.Join(dir, "missing", "node"))
+	if status != 1 || out != "" || errOut != "scru128: the state file "+filepath.Join(dir, "missing", "node")+": lstat "+filepath.Join(dir, "missing")+": no such file or directory\n" {
+		t.Errorf("a state file in no directory: status %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }
 

@@ -8,10 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -110,18 +108,18 @@ func mintSCRU64(o mintOptions) (*idMinter[scru64.ID], error) {
 
 // localNode is a node from -node, $SCRU64_NODE_SPEC or a -state file.
 //
-// With -state, the file always holds a spec that continues after every ID
-// printed, so that a rerun after SIGKILL repeats none: a high-water mark,
-// the largest ID the node could mint at tick bound (its counter all ones),
-// written and synced before any ID past raiseAt is handed out. raiseAt is
-// leadTicks/2 below bound (or, when raise holds the bound back near the
-// clock, the tick of the ID that raised it), so the file is rewritten
-// ahead of need, about every 2.5 s of IDs, not once per ID. At the end the
-// file gets the exact last ID instead.
+// With -state, the file is locked for the whole run, and always holds a
+// spec that continues after every ID printed, so that a rerun after SIGKILL
+// repeats none: a high-water mark, the largest ID the node could mint at
+// tick bound (its counter all ones), written and synced before any ID past
+// raiseAt is handed out. raiseAt is leadTicks/2 below bound (or, when raise
+// holds the bound back near the clock, the tick of the ID that raised it),
+// so the file is rewritten ahead of need, about every 2.5 s of IDs, not
+// once per ID. At the end the file gets the exact last ID instead.
 type localNode struct {
-	gen       *scru64.Generator
-	start     scru64.NodeSpec
-	statePath string
+	gen   *scru64.Generator
+	start scru64.NodeSpec
+	state *stateFile // nil without -state
 	// raiseAt is the tick past which an ID needs a higher mark first:
 	// initially 0, since the file's spec may be an exact last ID, and
 	// without -state never.
@@ -137,12 +135,9 @@ const leadTicks = 20
 // last ID is at most that far ahead of the clock goes on at once.
 const allowanceTicks = scru64.DefaultRollbackAllowance >> 8
 
-// maxStateFile bounds what is read of a -state file: a node spec is at
-// most 16 bytes.
-const maxStateFile = 1 << 10
-
 // openLocalNode makes the node from -node (or the environment) and the
-// -state file. It returns nil and an exit status after reporting an error.
+// -state file, which it locks for the run. It returns nil and an exit
+// status after reporting an error.
 func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
 	source := "-node"
 	if flagSpec == "" {
@@ -156,28 +151,39 @@ func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
 			return nil, usageFailure(e, "gen", source+": "+reason(err))
 		}
 	}
-	if statePath != "" {
-		stateSpec, found, err := readStateFile(statePath)
-		if err != nil {
-			return nil, failure(e, err)
-		}
-		if found {
-			if !spec.IsZero() && (spec.NodeID() != stateSpec.NodeID() || spec.NodeIDSize() != stateSpec.NodeIDSize()) {
-				return nil, usageFailure(e, "gen", fmt.Sprintf(
-					"the state file %s continues node %d/%d, but %s names node %d/%d",
-					statePath, stateSpec.NodeID(), stateSpec.NodeIDSize(), source, spec.NodeID(), spec.NodeIDSize()))
-			}
-			spec = stateSpec
-		}
+	noSpec := func() int {
+		return usageFailure(e, "gen", "-format scru64 needs a node spec: pass -node, such as -node 42/8, or set "+scru64.NodeSpecEnv)
 	}
-	if spec.IsZero() {
-		return nil, usageFailure(e, "gen", "-format scru64 needs a node spec: pass -node, such as -node 42/8, or set "+scru64.NodeSpecEnv)
-	}
-	n := &localNode{gen: scru64.NewGenerator(spec), start: spec, statePath: statePath}
 	if statePath == "" {
-		n.raiseAt = scru64.MaxTimestamp
+		if spec.IsZero() {
+			return nil, noSpec()
+		}
+		return &localNode{gen: scru64.NewGenerator(spec), start: spec, raiseAt: scru64.MaxTimestamp}, exitOK
 	}
-	return n, exitOK
+	if _, err := os.Lstat(statePath); spec.IsZero() && errors.Is(err, fs.ErrNotExist) {
+		return nil, noSpec() // before the lock file is made, for nothing
+	}
+	state, err := openStateFile(statePath)
+	if err != nil {
+		return nil, failure(e, err)
+	}
+	stateSpec, found, err := state.read()
+	switch {
+	case err != nil:
+		state.close()
+		return nil, failure(e, err)
+	case !found && spec.IsZero(): // a link to no file yet, or a file just removed
+		state.close()
+		return nil, noSpec()
+	case found && !spec.IsZero() && (spec.NodeID() != stateSpec.NodeID() || spec.NodeIDSize() != stateSpec.NodeIDSize()):
+		state.close()
+		return nil, usageFailure(e, "gen", fmt.Sprintf(
+			"the state file %s continues node %d/%d, but %s names node %d/%d",
+			state.name(), stateSpec.NodeID(), stateSpec.NodeIDSize(), source, spec.NodeID(), spec.NodeIDSize()))
+	case found:
+		spec = stateSpec
+	}
+	return &localNode{gen: scru64.NewGenerator(spec), start: spec, state: state}, exitOK
 }
 
 func (n *localNode) generate() (scru64.ID, error) {
@@ -238,7 +244,7 @@ func (n *localNode) raise(id scru64.ID, fromClock bool) error {
 	if err != nil {
 		return err
 	}
-	if err := writeStateFile(n.statePath, spec.String()+"\n"); err != nil {
+	if err := n.state.write(spec.String() + "\n"); err != nil {
 		return err
 	}
 	n.marked = true
@@ -246,22 +252,25 @@ func (n *localNode) raise(id scru64.ID, fromClock bool) error {
 	return nil
 }
 
-// finish saves the spec to continue from in the state file, or prints it
-// and waits until the last ID's tick is over (unless the IDs were stamped
-// with -time, whose tick is not now's), or until the grace after a signal
-// is over. It returns an exit status.
+// finish saves the spec to continue from in the state file and unlocks
+// it, or prints the spec and waits until the last ID's tick is over
+// (unless the IDs were stamped with -time, whose tick is not now's), or
+// until the grace after a signal is over. It returns an exit status.
 func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
+	if n.state != nil {
+		defer n.state.close()
+	}
 	next := n.gen.NodeSpec()
 	if next.NodePrev() == n.start.NodePrev() {
 		return exitOK // no ID was minted
 	}
 	switch {
-	case n.statePath != "" && !n.marked:
+	case n.state != nil && !n.marked:
 		// Every ID needs a mark before it is handed out, so none was: the
 		// first mark failed, and the run reported it.
 		return exitFailure
-	case n.statePath != "":
-		if err := writeStateFile(n.statePath, next.String()+"\n"); err != nil {
+	case n.state != nil:
+		if err := n.state.write(next.String() + "\n"); err != nil {
 			// The mark in the file is above every ID printed: a rerun
 			// with it repeats none.
 			return failure(e, fmt.Errorf("%w (the file keeps a spec ahead of every ID printed; -node %s continues right after the last)", err, next))
@@ -292,83 +301,4 @@ func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
 		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
 		return exitFailure
 	}
-}
-
-// readStateFile reads the node spec in a -state file. A missing or empty
-// file is no spec (found false).
-func readStateFile(path string) (spec scru64.NodeSpec, found bool, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return spec, false, nil
-	}
-	if err != nil {
-		return spec, false, fmt.Errorf("reading the state file: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
-	if err != nil {
-		return spec, false, fmt.Errorf("reading the state file: %w", err)
-	}
-	text := strings.TrimSpace(string(data))
-	if text == "" {
-		return spec, false, nil
-	}
-	if len(data) > maxStateFile {
-		return spec, false, fmt.Errorf("the state file %s is not a node spec: it is over %d bytes", path, maxStateFile)
-	}
-	spec, err = scru64.ParseNodeSpec(text)
-	if err != nil {
-		return spec, false, fmt.Errorf("the state file %s: %s", path, reason(err))
-	}
-	return spec, true, nil
-}
-
-// writeStateFile replaces the file at path with data atomically and
-// durably: it writes a temporary file in the same directory, syncs it,
-// renames it over path and syncs the directory, so that a crash leaves the
-// old spec or the new one, never a mix, and a spec once written survives a
-// power loss.
-func writeStateFile(path, data string) (err error) {
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("writing the state file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing the state file %s: %w", path, err)
-		}
-	}()
-	if _, err := tmp.WriteString(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
