@@ -176,8 +176,12 @@ func (n *Node) checkHeader(h Header, floor int64) *LostError {
 		return err
 	}
 	if h.Revision < floor {
-		return n.lostError("etcd's revision went back from "+strconv.FormatInt(floor, 10)+" to "+
-			strconv.FormatInt(h.Revision, 10)+" (restored from a backup, or a member that lost its data?)", true)
+		hint := " (restored from a backup, or a member that lost its data?)"
+		if n.storeName != "" {
+			hint = " (restored from a backup, or failed over to a replica that lacked the last writes?)"
+		}
+		return n.lostError(n.storeWord()+"'s revision went back from "+strconv.FormatInt(floor, 10)+" to "+
+			strconv.FormatInt(h.Revision, 10)+hint, true)
 	}
 	for {
 		seen := n.revision.Load()
@@ -198,14 +202,18 @@ func (n *Node) observeCluster(h Header) error {
 }
 
 // checkCluster returns the error that is to end the node if h comes from
-// another cluster than the one Acquire talked to. Answers without a
-// cluster ID are not checked.
+// another cluster than the one Acquire talked to, or from another timeline
+// of it. Answers without a cluster ID or a timeline are not checked for it.
 func (n *Node) checkCluster(h Header) *LostError {
-	if n.clusterID == 0 || h.ClusterID == 0 || h.ClusterID == n.clusterID {
-		return nil
+	if n.clusterID != 0 && h.ClusterID != 0 && h.ClusterID != n.clusterID {
+		return n.lostError("another "+n.storeWord()+" cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
+			", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
 	}
-	return n.lostError("another etcd cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
-		", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
+	if n.timeline != 0 && h.Timeline != 0 && h.Timeline != n.timeline {
+		return n.lostError(n.storeWord()+"'s timeline changed from "+strconv.FormatUint(n.timeline, 10)+" to "+
+			strconv.FormatUint(h.Timeline, 10)+" (a failover or a recovery to a point in time, which can lose writes it acknowledged)", true)
+	}
+	return nil
 }
 
 // boundLoop keeps the persisted bound ahead of what the node may mint, and
