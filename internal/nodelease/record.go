@@ -94,12 +94,15 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 		if res.Record.Exists() {
 			found = strconv.Quote(res.Record.Value)
 		}
-		var lost error
+		// The node ends with what it found, or with the revision that
+		// went back if it did: that says the store lost data, which a
+		// holder key gone with its lease alone does not.
+		var lost *LostError
 		switch {
 		case res.HolderLease != n.lease:
-			lost = n.lost("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
+			lost = n.lostError("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
 		case res.RealmCreateRevision != n.realm.createRevision:
-			lost = n.lost("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
+			lost = n.lostError("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
 				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
 		case rewound == nil && n.adopt(res.Record):
 			continue // a lost answer's write had applied: write again on top of it
@@ -108,16 +111,16 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 			// rewound it. Put it back up, so that the node ID's next
 			// holder starts after this node's IDs, and stop.
 			n.repair(ctx, res.Record)
-			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
+			lost = n.lostError("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
 				strconv.Quote(n.fence.value)+" to "+found, true)
 		default:
-			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
+			lost = n.lostError("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
 				" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
 		}
-		if rewound != nil {
-			n.finish(rewound) // the node's error, unless one came first
-			return rewound
+		if rewound != nil && !lost.DataLoss {
+			lost = rewound
 		}
+		n.finish(lost) // the node's error, unless one came first
 		return lost
 	}
 	return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" changed twice under one write", true)
