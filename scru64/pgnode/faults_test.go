@@ -255,7 +255,7 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 	c := newCluster(t)
 	r := newRealm(t, c.dsn())
 	var led ledger
-	n := r.acquire(t)
+	n := r.acquire(t, pgnode.WithTTL(restoreTTL))
 	h := led.holderOf("first", n)
 	done := minting(n, h)
 	time.Sleep(500 * time.Millisecond)
@@ -268,16 +268,49 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss and ErrLeaseLost", err)
 		}
 		t.Logf("the node stopped: %v", err)
-	case <-time.After(2 * steadyTTL):
+	case <-time.After(2 * restoreTTL):
 		t.Fatal("the node still mints after the server went back to an old backup")
 	}
 	if record, _ := r.record(t, n.NodeID()); record < h.max() {
 		t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
 	}
 	closeSoon(n)
-	next := r.acquireWhenFree(t, 2*steadyTTL, takeOver(n, nil)...)
+	next := r.acquireWhenFree(t, 2*restoreTTL, takeOver(n, nil)...)
 	led.holderOf("next", next).add(mint(t, next, 1000)...)
 	led.check(t)
+}
+
+// restoreTTL is the TTL of the nodes that ride out a restore: the server is
+// down while its data directory is copied back, which on a loaded machine
+// can take longer than steadyTTL lets a node go without a renewal.
+const restoreTTL = 10 * time.Second
+
+// TestRestoredBackupOlderThanTheNodeStopsIt: the server is restored from a
+// backup taken before the node took its node ID, so that the node's lease,
+// holder row and records are gone, and the store's revision went back.
+// The node's renewals are held up (they would find the lease gone, which
+// says nothing of why), so that its next write finds out: it must stop
+// with an error matching ErrDataLoss, not only ErrLeaseLost.
+func TestRestoredBackupOlderThanTheNodeStopsIt(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t)
+	r := newRealm(t, c.dsn())
+	backup := c.backup()
+	px, _ := startProxy(t, c.addr())
+	n := r.via(t, px, "restored").acquire(t, pgnode.WithTTL(restoreTTL))
+	done := minting(n, &holder{l: new(ledger)})
+	time.Sleep(3 * time.Second) // a few writes of the record
+	px.addRule(&rule{match: calls("keep_alive"), action: hold})
+	c.restore(backup)
+	select {
+	case err := <-done:
+		if !errors.Is(err, pgnode.ErrDataLoss) {
+			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss", err)
+		}
+		t.Logf("the node stopped: %v", err)
+	case <-time.After(2 * restoreTTL):
+		t.Fatal("the node still mints after the server went back to a backup older than it")
+	}
 }
 
 // TestDuplicatedRecordWritesCannotMoveTheRecord: every write of the record

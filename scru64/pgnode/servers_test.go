@@ -77,7 +77,7 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 	replica := primary.replica()
 	px, _ := startProxy(t, primary.addr()) // the address the fleet knows the primary by
 	var led ledger
-	n := r.via(t, px, "fleet").acquire(t)
+	n := r.via(t, px, "fleet").acquire(t, pgnode.WithTTL(restoreTTL))
 	old := led.holderOf("old", n)
 	done := minting(n, old)
 	time.Sleep(time.Second)
@@ -95,7 +95,7 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss", err)
 		}
 		t.Logf("the node stopped %v after the failover: %v", time.Since(failedOver), err)
-	case <-time.After(2 * steadyTTL):
+	case <-time.After(2 * restoreTTL):
 		t.Fatal("the node still mints against a promoted replica that lacks its last commits")
 	}
 	time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
