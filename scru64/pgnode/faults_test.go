@@ -255,7 +255,7 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 	c := newCluster(t)
 	r := newRealm(t, c.dsn())
 	var led ledger
-	n := r.acquire(t, pgnode.WithTTL(restoreTTL))
+	n := r.acquire(t, pgnode.WithTTL(longTTL))
 	h := led.holderOf("first", n)
 	done := minting(n, h)
 	time.Sleep(500 * time.Millisecond)
@@ -268,22 +268,23 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss and ErrLeaseLost", err)
 		}
 		t.Logf("the node stopped: %v", err)
-	case <-time.After(2 * restoreTTL):
+	case <-time.After(2 * longTTL):
 		t.Fatal("the node still mints after the server went back to an old backup")
 	}
 	if record, _ := r.record(t, n.NodeID()); record < h.max() {
 		t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
 	}
 	closeSoon(n)
-	next := r.acquireWhenFree(t, 2*restoreTTL, takeOver(n, nil)...)
+	next := r.acquireWhenFree(t, 2*longTTL, takeOver(n, nil)...)
 	led.holderOf("next", next).add(mint(t, next, 1000)...)
 	led.check(t)
 }
 
-// restoreTTL is the TTL of the nodes that ride out a restore: the server is
-// down while its data directory is copied back, which on a loaded machine
-// can take longer than steadyTTL lets a node go without a renewal.
-const restoreTTL = 10 * time.Second
+// longTTL is the TTL of the nodes that must ride out a server's downtime
+// (a restore, which copies a data directory back; a failover) or repeated
+// failures of their renewals: on a loaded machine that can take longer than
+// steadyTTL lets a node go without a renewal.
+const longTTL = 10 * time.Second
 
 // TestRestoredBackupOlderThanTheNodeStopsIt: the server is restored from a
 // backup taken before the node took its node ID, so that the node's lease,
@@ -297,7 +298,7 @@ func TestRestoredBackupOlderThanTheNodeStopsIt(t *testing.T) {
 	r := newRealm(t, c.dsn())
 	backup := c.backup()
 	px, _ := startProxy(t, c.addr())
-	n := r.via(t, px, "restored").acquire(t, pgnode.WithTTL(restoreTTL))
+	n := r.via(t, px, "restored").acquire(t, pgnode.WithTTL(longTTL))
 	done := minting(n, &holder{l: new(ledger)})
 	time.Sleep(3 * time.Second) // a few writes of the record
 	px.addRule(&rule{match: calls("keep_alive"), action: hold})
@@ -308,7 +309,7 @@ func TestRestoredBackupOlderThanTheNodeStopsIt(t *testing.T) {
 			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss", err)
 		}
 		t.Logf("the node stopped: %v", err)
-	case <-time.After(2 * restoreTTL):
+	case <-time.After(2 * longTTL):
 		t.Fatal("the node still mints after the server went back to a backup older than it")
 	}
 }
@@ -376,10 +377,11 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 }
 
 // TestServerRestartWithItsData restarts the server on its data twice while
-// two nodes mint, one of them through a proxy that delays every request by
-// 50 ms and later drops its connections: the nodes ride out each short
-// stop or fail closed, and after they close, the next holders of their
-// node IDs mint above them.
+// two nodes mint, once shut down and once crashed (an immediate shutdown:
+// the server recovers from its WAL), one node through a proxy that delays
+// every request by 50 ms and later drops its connections: the nodes ride
+// out each short stop or fail closed, and after they close, the next
+// holders of their node IDs mint above them.
 func TestServerRestartWithItsData(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t)
@@ -392,10 +394,11 @@ func TestServerRestartWithItsData(t *testing.T) {
 	for i, n := range nodes {
 		done = append(done, minting(n, led.holderOf("node "+strconv.Itoa(i), n)))
 	}
-	for range 2 {
-		time.Sleep(time.Second)
-		c.restart()
-	}
+	time.Sleep(time.Second)
+	c.restart()
+	time.Sleep(time.Second)
+	c.crash()
+	c.mustStart()
 	time.Sleep(time.Second)
 	px.dropConnections() // a load balancer restarting: clients reconnect
 	time.Sleep(time.Second)

@@ -60,17 +60,6 @@ func (h *holder) max() scru64.ID {
 	return slices.Max(h.ids)
 }
 
-// count returns how many IDs the ledger holds.
-func (l *ledger) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, h := range l.holders {
-		n += len(h.ids)
-	}
-	return n
-}
-
 // check fails the test if an ID was issued twice, if an ID carries another
 // node ID than its holder's, or if a holder of a node ID minted an ID not
 // above every ID of the holders before it.

@@ -55,7 +55,6 @@ type proxy struct {
 	rules   []*rule
 	open    []net.Conn
 	stopped bool
-	errs    []error // of deliveries, reported when the test ends
 	wg      sync.WaitGroup
 	late    sync.WaitGroup // deliveries in flight
 }
@@ -97,12 +96,7 @@ func startProxy(t testing.TB, addr string) (*proxy, string) {
 		t.Fatal(err)
 	}
 	p := &proxy{listener: l, addr: l.Addr().String(), target: addr}
-	t.Cleanup(func() {
-		p.close()
-		for _, err := range p.errs {
-			t.Errorf("proxy: %v", err)
-		}
-	})
+	t.Cleanup(p.close)
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -186,12 +180,6 @@ func (p *proxy) close() {
 	p.mu.Unlock()
 	p.wg.Wait()
 	p.late.Wait()
-}
-
-func (p *proxy) fail(err error) {
-	p.mu.Lock()
-	p.errs = append(p.errs, err)
-	p.mu.Unlock()
 }
 
 // setTarget sends new connections to addr; open ones stay where they are.

@@ -3,6 +3,7 @@ package pgnode_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -230,6 +231,7 @@ type cluster struct {
 	data    string
 	port    int
 	options []string // -c settings beyond the defaults
+	env     []string // the postmaster's environment beyond this process's
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd     // the postmaster, nil while stopped
@@ -242,7 +244,15 @@ type cluster struct {
 // removed when the test ends.
 func newCluster(t testing.TB, options ...string) *cluster {
 	t.Helper()
+	return newClusterWithEnv(t, nil, options...)
+}
+
+// newClusterWithEnv is newCluster with env added to the server's
+// environment.
+func newClusterWithEnv(t testing.TB, env []string, options ...string) *cluster {
+	t.Helper()
 	c := emptyCluster(t, options...)
+	c.env = env
 	run(t, filepath.Join(c.bin, "initdb"), "-D", c.data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
 		"--no-sync", "--no-instructions")
 	c.mustStart()
@@ -295,6 +305,9 @@ func (c *cluster) start() error {
 	// server down with it, and the server still removes what it shares.
 	cmd := command(c.t, syscall.SIGQUIT, filepath.Join(c.bin, "postgres"), args...)
 	cmd.Stdout, cmd.Stderr = log, log
+	if c.env != nil {
+		cmd.Env = append(os.Environ(), c.env...)
+	}
 	if err := spawn(cmd); err != nil {
 		return err
 	}
@@ -492,7 +505,18 @@ func (r *cleanupRecorder) Skip(args ...any) {
 	panic(recorderStop{})
 }
 
+// maxParallel bounds the tests run at once unless -parallel says
+// otherwise: each holds a few connections to the shared server, whose
+// max_connections may be PostgreSQL's default, 100.
+const maxParallel = 4
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit && runtime.GOMAXPROCS(0) > maxParallel {
+		flag.Set("test.parallel", strconv.Itoa(maxParallel))
+	}
 	code := m.Run()
 	for i := len(sharedCleanup) - 1; i >= 0; i-- {
 		sharedCleanup[i]()
@@ -545,6 +569,7 @@ func newPool(t testing.TB, dsn, name string) *pgxpool.Pool {
 		t.Fatal(err)
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = name
+	cfg.MaxConns = 4 // whatever the number of CPUs: see maxParallel
 	db, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

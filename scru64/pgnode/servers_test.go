@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -26,7 +28,7 @@ func TestTerminatedBackendsAreRiddenOut(t *testing.T) {
 	app := "victim_" + strconv.FormatUint(rand.Uint64(), 36)
 	victim := r.on(t, dsn, app)
 	var led ledger
-	n := victim.acquire(t)
+	n := victim.acquire(t, pgnode.WithTTL(longTTL))
 	h := led.holderOf("victim", n)
 	done := minting(n, h)
 	ended := 0
@@ -77,7 +79,7 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 	replica := primary.replica()
 	px, _ := startProxy(t, primary.addr()) // the address the fleet knows the primary by
 	var led ledger
-	n := r.via(t, px, "fleet").acquire(t, pgnode.WithTTL(restoreTTL))
+	n := r.via(t, px, "fleet").acquire(t, pgnode.WithTTL(longTTL))
 	old := led.holderOf("old", n)
 	done := minting(n, old)
 	time.Sleep(time.Second)
@@ -95,7 +97,7 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 			t.Fatalf("the node stopped with %v, want an error matching ErrDataLoss", err)
 		}
 		t.Logf("the node stopped %v after the failover: %v", time.Since(failedOver), err)
-	case <-time.After(2 * restoreTTL):
+	case <-time.After(2 * longTTL):
 		t.Fatal("the node still mints against a promoted replica that lacks its last commits")
 	}
 	time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
@@ -269,5 +271,81 @@ func TestChurn(t *testing.T) {
 		n := r.acquire(t, pgnode.WithNodeIDSize(3), pgnode.WithNodeID(id))
 		led.holderOf("last of "+strconv.Itoa(int(id)), n).add(mint(t, n, 10)...)
 	}
+	led.check(t)
+}
+
+// libfaketime returns the path of libfaketime's library, or skips the test
+// (fails it if the servers are required).
+func libfaketime(t testing.TB) string {
+	t.Helper()
+	for _, pattern := range []string{"/usr/lib/*/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1",
+		"/usr/local/lib/faketime/libfaketime.so.1"} {
+		if found, _ := filepath.Glob(pattern); len(found) > 0 {
+			return found[0]
+		}
+	}
+	skipOrFail(t, "libfaketime was not found (apt-get install faketime)")
+	return ""
+}
+
+// TestServerClockSteppedForward steps the server's wall clock an hour
+// ahead (libfaketime) while a node mints: by the server's clock its lease
+// has ended, and another node takes its node ID at once, while the first
+// may still mint until its next statement. That voids one holder at a
+// time, not uniqueness: the second starts after the first's high-water
+// mark, which bounds every ID the first can mint.
+func TestServerClockSteppedForward(t *testing.T) {
+	t.Parallel()
+	lib := libfaketime(t)
+	dir := tempDir(t, "pgnode-faketime-")
+	offset := filepath.Join(dir, "offset")
+	if err := os.WriteFile(offset, []byte("+0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClusterWithEnv(t, []string{"LD_PRELOAD=" + lib, "FAKETIME_TIMESTAMP_FILE=" + offset,
+		"FAKETIME_CACHE_DURATION=1", "FAKETIME_DONT_FAKE_MONOTONIC=1"})
+	r := newRealm(t, c.dsn())
+	serverClock := func() time.Time {
+		var now time.Time
+		if err := r.db.QueryRow(context.Background(), "SELECT clock_timestamp()").Scan(&now); err != nil {
+			t.Fatal(err)
+		}
+		return now
+	}
+	if skew := time.Until(serverClock()); skew < -time.Second || skew > time.Second {
+		t.Fatalf("the server's clock is %v off before the step", skew)
+	}
+	var led ledger
+	first := r.acquire(t)
+	h := led.holderOf("first", first)
+	done := minting(first, h)
+	time.Sleep(time.Second)
+	if err := os.WriteFile(offset, []byte("+1h\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Until(serverClock()) < 59*time.Minute; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server's clock did not step within 5 s")
+		}
+	}
+	stepped := time.Now()
+	next := r.acquireWhenFree(t, steadyTTL, takeOver(first, nil)...)
+	took := time.Since(stepped)
+	hn := led.holderOf("next", next)
+	nextDone := minting(next, hn)
+	select {
+	case err := <-done:
+		if !errors.Is(err, pgnode.ErrLeaseLost) {
+			t.Fatalf("the first holder stopped with %v, want ErrLeaseLost", err)
+		}
+		t.Logf("the next holder took the node ID %v after the step; the first stopped: %v", took, err)
+	case <-time.After(2 * steadyTTL):
+		t.Fatal("the first holder still mints after its node ID was taken")
+	}
+	time.Sleep(500 * time.Millisecond)
+	if err := next.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	<-nextDone
 	led.check(t)
 }
