@@ -61,13 +61,15 @@
 // lists the servers with target_session_attrs=read-write; the nodes that
 // were running stop with ErrDataLoss when the new primary answers (its
 // timeline is another), and new ones can be acquired at once. The tables
-// are small (a row per node and a row per node ID ever used) and written a
-// few times a second in all; each write locks one row for the length of a
-// short transaction.
+// are small (two rows per node, one per node ID ever used and one per
+// realm); each node renews its lease every TTL/4 and writes its record
+// about every 2.5 s. Every write but a renewal locks one row for the length
+// of a short transaction, so that such writes are serialized.
 //
-// Testing needs a real PostgreSQL; this module's tests start their own
-// servers (and a PgBouncer) on loopback ports and inject faults through a
-// proxy that speaks PostgreSQL's wire protocol.
+// Testing needs a real PostgreSQL; this module's tests run against the
+// server SCRU128_TEST_POSTGRES_DSN names and servers (and a PgBouncer) of
+// their own on loopback ports, and inject faults through a proxy that
+// speaks PostgreSQL's wire protocol.
 package pgnode
 
 import (
@@ -342,9 +344,9 @@ const setupLock = 0x5c12_8640_0000_0001
 // Setup creates, in the schema that WithSchema names (default
 // [DefaultSchema], created if absent), the tables and functions that
 // Acquire uses, in one transaction. It is idempotent: run again (by every
-// process at start, say), it changes nothing but the functions' code, so
-// a new version of this package updates them; concurrent calls wait for
-// each other. It uses only WithSchema and ignores the other options, so
+// process at start, say), it leaves the tables and their rows as they are
+// and replaces the functions with this version's; concurrent calls wait
+// for each other. It uses only WithSchema and ignores the other options, so
 // that one list of options serves Setup and Acquire.
 //
 // Setup runs schema.sql, which is in this module's source for a DBA to run
