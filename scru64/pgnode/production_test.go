@@ -304,6 +304,12 @@ func TestFleetRoleLeasesAndNothingMore(t *testing.T) {
 		t.Errorf("synchronous_commit %q before a write, %q at its commit; want off, then on", before, after)
 	}
 
+	// Nor may it set up a schema of its own: it may not create one.
+	if err := pgnode.Setup(ctx, fleet.db, pgnode.WithSchema(schemaName(t))); sqlState(err) != "42501" ||
+		!strings.HasPrefix(err.Error(), "pgnode: setting up schema ") {
+		t.Errorf("Setup as the fleet's role: %v, want insufficient_privilege", err)
+	}
+
 	_, outsiderDSN := newRole(t, dsn, "outsider")
 	outsider := newPool(t, outsiderDSN, "outsider")
 	for _, sql := range []string{
@@ -437,6 +443,47 @@ func TestTimeoutsSetByTheDBA(t *testing.T) {
 	}
 	<-done
 	next := fleet.acquire(t, takeOver(n, nil)...)
+	led.holderOf("next", next).add(mint(t, next, 100)...)
+	led.check(t)
+}
+
+// TestIdentityWhereTheServerHidesIt: where the functions' owner may not
+// read the system identifier or the WAL position (a managed service that
+// revokes them), every answer carries the identity recorded at Setup (a
+// random one, since Setup could not read it either) and no timeline, and
+// the fleet leases as usual.
+func TestIdentityWhereTheServerHidesIt(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t)
+	for _, fn := range []string{"pg_control_system()", "pg_current_wal_lsn()", "pg_walfile_name(pg_lsn)"} {
+		c.exec("REVOKE EXECUTE ON FUNCTION " + fn + " FROM PUBLIC")
+	}
+	role, ownerDSN := newRole(t, c.dsn(), "owner")
+	c.exec("GRANT CREATE ON DATABASE postgres TO " + role)
+	r := newRealm(t, ownerDSN)
+	ctx := context.Background()
+	var recorded int64
+	if err := newPool(t, c.dsn(), "superuser").QueryRow(ctx, "SELECT identity FROM "+pgx.Identifier{r.schema, "store"}.Sanitize()).Scan(&recorded); err != nil {
+		t.Fatal(err)
+	}
+	var system int64
+	if err := newPool(t, c.dsn(), "superuser").QueryRow(ctx, "SELECT system_identifier FROM pg_control_system()").Scan(&system); err != nil {
+		t.Fatal(err)
+	}
+	if recorded == system || recorded == 0 {
+		t.Fatalf("Setup recorded identity %x where it could not read the system identifier %x", recorded, system)
+	}
+	_, h, err := pgnode.StoreOf(r.db, r.schema).PutIfAbsent(ctx, "hidden/size", "8")
+	if err != nil || h.ClusterID != uint64(recorded) || h.Timeline != 0 {
+		t.Fatalf("an answer's header: %+v, %v; want the recorded identity %x and no timeline", h, err, recorded)
+	}
+	var led ledger
+	n := r.acquire(t)
+	led.holderOf("first", n).add(mint(t, n, 100)...)
+	if err := n.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	next := r.acquire(t, takeOver(n, nil)...)
 	led.holderOf("next", next).add(mint(t, next, 100)...)
 	led.check(t)
 }

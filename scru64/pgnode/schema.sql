@@ -76,12 +76,23 @@ AS $$
     SELECT ('x' || translate(gen_random_uuid()::text, '-', ''))::bit(64)::bigint & 9223372036854775807
 $$;
 
-INSERT INTO store (revision, identity)
-SELECT 1, CASE
-    WHEN has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
-    THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())
-    ELSE random_id() | 1
+-- system_identifier returns the cluster's system identifier, or NULL if
+-- the caller may not read it (a managed service may revoke that). The call
+-- is under an IF: a query that merely names pg_control_system needs the
+-- privilege, even where it would not be called.
+CREATE OR REPLACE FUNCTION system_identifier() RETURNS bigint
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
+        RETURN (SELECT c.system_identifier FROM pg_control_system() c);
+    END IF;
+    RETURN NULL;
 END
+$$;
+
+INSERT INTO store (revision, identity)
+VALUES (1, coalesce(system_identifier(), random_id() | 1))
 ON CONFLICT (singleton) DO NOTHING;
 
 -- server_identity returns who answers: the cluster's system identifier
@@ -95,10 +106,7 @@ CREATE OR REPLACE FUNCTION server_identity(OUT cluster_id bigint, OUT timeline b
 LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT
 AS $$
 BEGIN
-    SELECT s.identity, s.revision INTO cluster_id, revision FROM store s;
-    IF has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') THEN
-        SELECT c.system_identifier INTO cluster_id FROM pg_control_system() c;
-    END IF;
+    SELECT coalesce(system_identifier(), s.identity), s.revision INTO cluster_id, revision FROM store s;
     timeline := 0;
     IF NOT pg_is_in_recovery()
        AND has_function_privilege('pg_catalog.pg_current_wal_lsn()', 'EXECUTE')
@@ -290,7 +298,7 @@ $$;
 
 -- Nobody but the owner may call a function until granted: functions are
 -- executable by PUBLIC when created.
-REVOKE ALL ON FUNCTION random_id(), server_identity(), begin_write(), grant_lease(bigint), keep_alive(bigint),
+REVOKE ALL ON FUNCTION random_id(), system_identifier(), server_identity(), begin_write(), grant_lease(bigint), keep_alive(bigint),
     revoke_lease(bigint), put_if_absent(text, text), acquire(text, text, text, text, bigint, text),
     write_record(text, bigint, text, bigint, text, bigint, text, boolean),
     list_keys(text, boolean, text, boolean, bigint) FROM PUBLIC;
