@@ -50,3 +50,13 @@ func Example() {
 	}
 	fmt.Println(id, node.NodeSpec())
 }
+
+// The least a process does, in three lines, errors left out (Example
+// handles them): a pool, a node, an ID.
+func Example_inThreeLines() {
+	ctx := context.Background()
+	db, _ := pgxpool.New(ctx, "postgres://fleet@localhost/app")
+	node, _ := pgnode.Acquire(ctx, db, pgnode.WithRealm("orders")) // after pgnode.Setup, once
+	id, _ := node.Generate()
+	fmt.Println(id)
+}
