@@ -269,9 +269,10 @@ var optionNames = map[nodelease.Field]string{
 }
 
 // apply returns the options' values, or an *OptionError (with the prefix)
-// for a nil option, a nil pool or a bad schema, realm or TTL; the other
-// values are checked by the protocol. fn names the function called.
-func apply(fn string, db *pgxpool.Pool, opts []Option) (options, error) {
+// for a nil option, a nil pool or a bad schema, and, when leasing, a bad
+// realm or TTL; the other values are checked by the protocol. fn names the
+// function called.
+func apply(fn string, leasing bool, db *pgxpool.Pool, opts []Option) (options, error) {
 	o := options{cfg: nodelease.DefaultConfig(), schema: DefaultSchema, realm: DefaultRealm}
 	for i, opt := range opts {
 		if opt == nil {
@@ -287,6 +288,9 @@ func apply(fn string, db *pgxpool.Pool, opts []Option) (options, error) {
 	}
 	if reason := badName(o.schema, maxSchemaLength, false); reason != "" {
 		return fail(nodelease.FieldPrefix, "WithSchema", "schema "+strconv.Quote(o.schema)+" "+reason)
+	}
+	if !leasing {
+		return o, nil
 	}
 	if reason := badName(o.realm, MaxRealmLength, true); reason != "" {
 		return fail(nodelease.FieldPrefix, "WithRealm", "realm "+strconv.Quote(o.realm)+" "+reason)
@@ -357,7 +361,7 @@ const setupLock = 0x5c12_8640_0000_0001
 // schema name or a nil pool, and the server's error, wrapped, if the SQL
 // fails (a role that may not create the schema, say).
 func Setup(ctx context.Context, db *pgxpool.Pool, opts ...Option) error {
-	o, err := apply("Setup", db, opts)
+	o, err := apply("Setup", false, db, opts)
 	if err != nil {
 		return err
 	}
@@ -408,7 +412,7 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by pgnode.Acquire
 // that whatever ctx says (if the record cannot be put back, the error says
 // so). ctx bounds Acquire only, not the Node's life.
 func Acquire(ctx context.Context, db *pgxpool.Pool, opts ...Option) (*Node, error) {
-	o, err := apply("Acquire", db, opts)
+	o, err := apply("Acquire", true, db, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -62,7 +63,8 @@ func TestSetupIsIdempotent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = pgnode.Setup(context.Background(), db, pgnode.WithSchema(schema), pgnode.WithRealm("ignored"))
+			errs[i] = pgnode.Setup(context.Background(), db, pgnode.WithSchema(schema),
+				pgnode.WithRealm(""), pgnode.WithTTL(1500*time.Millisecond)) // ignored: see Setup
 		}()
 	}
 	wg.Wait()
