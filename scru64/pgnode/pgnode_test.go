@@ -1,10 +1,13 @@
 package pgnode_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,4 +192,34 @@ func TestGenerateMakesNoDatabaseCall(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("10,000 IDs through a cut connection took %v", d)
 	}
+}
+
+// TestAcquireTakesSixStatements: Acquire, when no other node races for
+// the node ID, makes six calls of the schema's functions, as its doc says.
+func TestAcquireTakesSixStatements(t *testing.T) {
+	t.Parallel()
+	dsn := sharedServer(t)
+	r := newRealm(t, dsn)
+	px, _ := startProxy(t, hostOf(t, dsn))
+	var mu sync.Mutex
+	var called []string
+	schema := []byte(pgx.Identifier{r.schema}.Sanitize() + ".")
+	px.addRule(&rule{match: func(req []byte) bool {
+		if _, after, ok := bytes.Cut(req, schema); ok {
+			name, _, _ := bytes.Cut(after, []byte("("))
+			mu.Lock()
+			called = append(called, string(name))
+			mu.Unlock()
+		}
+		return false
+	}})
+	n := r.via(t, px, "counted").acquire(t)
+	mu.Lock()
+	got := slices.Clone(called)
+	mu.Unlock()
+	want := []string{"put_if_absent", "grant_lease", "list_keys", "acquire", "keep_alive", "write_record"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Acquire called %q, want %q", got, want)
+	}
+	closeSoon(n)
 }
