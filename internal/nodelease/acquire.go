@@ -74,6 +74,7 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 		done:        make(chan struct{}),
 		realm:       realm{key: cfg.Prefix + "size", value: strconv.Itoa(int(cfg.NodeIDSize))},
 		errorPrefix: cfg.ErrorPrefix,
+		storeName:   cfg.StoreName,
 		closed:      withPrefix(cfg.ErrorPrefix, ErrClosed),
 	}
 	if cfg.Wall == nil {
@@ -115,7 +116,7 @@ func (n *Node) joinRealm(ctx context.Context) error {
 	if err != nil {
 		return &StoreError{Op: "recording the realm's node ID size", Err: err}
 	}
-	n.clusterID = h.ClusterID
+	n.clusterID, n.timeline = h.ClusterID, h.Timeline
 	n.revision.Store(h.Revision)
 	if current != n.realm.value {
 		return &RealmError{Key: n.realm.key, Found: current, Want: n.size}
@@ -135,7 +136,7 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 		cleanup, cancel := detached(ctx)
 		defer cancel()
 		n.revoke(cleanup)
-		return &StoreError{Op: "granting a lease", Err: fmt.Errorf("etcd granted lease %x a TTL of %d seconds", lease, granted)}
+		return &StoreError{Op: "granting a lease", Err: fmt.Errorf("%s granted lease %x a TTL of %d seconds", n.storeWord(), lease, granted)}
 	}
 	n.ttl = time.Duration(granted) * time.Second
 	n.limits.Store(&limits{deadline: sent + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})

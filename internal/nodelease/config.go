@@ -44,6 +44,10 @@ type Config struct {
 	// it, so that returning it allocates nothing. Empty, the errors are
 	// returned bare, for a caller that puts its own words first.
 	ErrorPrefix string
+	// StoreName names the store in the texts of errors that speak of it,
+	// for example "PostgreSQL" ("PostgreSQL lost or rewound data: ...");
+	// empty means etcd.
+	StoreName string
 }
 
 // DefaultConfig returns a Config with [DefaultPrefix], [DefaultNodeIDSize]

@@ -188,4 +188,51 @@
 // from the member names and peer URLs, so a member restarted on an empty
 // data directory keeps it. After such a loss, every node of the realm
 // should be restarted and the IDs minted around the loss checked.
+//
+// # Stores other than etcd
+//
+// Module scru64/pgnode runs this protocol over PostgreSQL, with a Store that
+// gives a database what the proofs above take from etcd, rather than a
+// protocol of its own. Its schema (scru64/pgnode/schema.sql) holds three
+// tables, and each Store method is one call of one of its functions: one
+// statement, a transaction of its own.
+//
+//   - Revisions. One row holds the store's revision. Every function that
+//     writes first increments it, which locks the row until its
+//     transaction commits: writes are serialized, each at a revision of
+//     its own in commit order, and a statement after the lock sees every
+//     write committed before it. Keys carry their create and mod
+//     revisions as etcd's do, so each transaction above (create if
+//     absent, the fenced write and its failure branch) is the same
+//     transaction, and the fencing argument holds word for word.
+//   - Leases. A lease row has a TTL and an expiry, set to the server's
+//     clock_timestamp() plus the TTL when the statement that grants or
+//     renews it runs: after the node sent it, as with etcd, so that the
+//     lease outlives S + TTL and the deadline and margins above apply. The
+//     clock is the server's wall clock: NTP's slewing is well within the
+//     margin, but a server clock stepped forward ends leases early, which
+//     can let two nodes mint under one node ID at once (never the same
+//     IDs: the high-water argument does not use the deadline). A lease
+//     also lives at least a TTL from the server's start, as etcd gives
+//     every lease a new TTL when a leader starts, so that nodes can renew
+//     after a restart or a restore. An ended lease is absent to every
+//     function, and the next write deletes it with its keys.
+//   - Keys are compared and ordered byte by byte (COLLATE "C"). Text cannot
+//     hold a NUL, so the listing's bounds that end in one (the next string
+//     after a key) become that key, included or not.
+//   - Headers. ClusterID is the cluster's system identifier (the one
+//     recorded at setup where the functions' owner may not read it), which
+//     a physical backup or a replica shares and a new cluster does not;
+//     Header.Timeline is its WAL timeline, which a promoted replica or a
+//     recovery to a point in time advances. Every answer carries both.
+//
+// What fencing cannot catch is then: a restore from an older backup (the
+// revision, or the node's record, goes back; the timeline too unless the
+// copy was made of a stopped server), a failover to a replica that lacks
+// the last commits (the timeline changes, so that the first answer from
+// the new primary stops every node, keep-alives included), the database
+// copied into another cluster (the system identifier), and anyone writing
+// the tables. The functions commit durably whatever synchronous_commit
+// the caller's role has, so that an answer is never sent for a write a
+// crash could take back.
 package nodelease

@@ -60,11 +60,21 @@ func (e *sentinel) Is(target error) bool { return standsFor(target, e) }
 type PrefixedError struct {
 	Prefix string // the package the user knows, for example "etcdnode"
 	Err    error
+	// Text, if set, is what the error reads after the prefix instead of
+	// Err's text, so that a package whose store is not etcd exports
+	// ErrDataLoss in its own words ("pgnode: PostgreSQL lost or rewound
+	// data") and still matches the sentinel.
+	Text string
 }
 
-// Error returns the prefix and Err's text, for example
+// Error returns the prefix and Err's text (or Text), for example
 // "etcdnode: lease lost".
-func (e *PrefixedError) Error() string { return e.Prefix + ": " + e.Err.Error() }
+func (e *PrefixedError) Error() string {
+	if e.Text != "" {
+		return e.Prefix + ": " + e.Text
+	}
+	return e.Prefix + ": " + e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e *PrefixedError) Unwrap() error { return e.Err }
@@ -200,15 +210,21 @@ type LostError struct {
 	// rewound data: IDs minted under other node IDs may repeat, and the
 	// whole realm should be checked (see the package doc).
 	DataLoss bool
+	// Store names the store in the text of a data loss ("PostgreSQL lost
+	// or rewound data: ..."); empty means etcd (see Config.StoreName).
+	Store string
 }
 
-// Error says that the lease was lost (or etcd lost data) and why.
+// Error says that the lease was lost (or the store lost data) and why.
 func (e *LostError) Error() string {
-	what := ErrLeaseLost
+	what := ErrLeaseLost.Error()
 	if e.DataLoss {
-		what = ErrDataLoss
+		what = ErrDataLoss.Error()
+		if e.Store != "" {
+			what = e.Store + " lost or rewound data"
+		}
 	}
-	return what.Error() + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + ", lease " +
+	return what + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + ", lease " +
 		strconv.FormatInt(e.Lease, 16) + ": " + e.Reason
 }
 

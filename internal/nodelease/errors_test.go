@@ -82,3 +82,27 @@ func TestAcquireErrorsTakeTheConfigsPrefix(t *testing.T) {
 		t.Fatalf("with the prefix: %v", err)
 	}
 }
+
+// TestErrorsNameTheirStore: a package over another store than etcd exports
+// ErrDataLoss in its own words (PrefixedError.Text), and its LostErrors
+// name the store (LostError.Store); both still match the sentinels, and
+// etcd's texts stay as they were.
+func TestErrorsNameTheirStore(t *testing.T) {
+	dataLoss := &PrefixedError{Prefix: "pgnode", Err: ErrDataLoss, Text: "PostgreSQL lost or rewound data"}
+	if dataLoss.Error() != "pgnode: PostgreSQL lost or rewound data" {
+		t.Errorf("%q", dataLoss)
+	}
+	lost := &LostError{NodeID: 3, Lease: 0x3f, Reason: "r", DataLoss: true, Store: "PostgreSQL"}
+	if got := lost.Error(); got != "PostgreSQL lost or rewound data: node ID 3, lease 3f: r" {
+		t.Errorf("%q", got)
+	}
+	if !errors.Is(lost, dataLoss) || !errors.Is(withPrefix("pgnode", lost), dataLoss) || !errors.Is(lost, ErrLeaseLost) {
+		t.Error("a LostError naming its store does not match the sentinels")
+	}
+	if got := (&LostError{NodeID: 3, Lease: 0x3f, Reason: "r", Store: "PostgreSQL"}).Error(); got != "lease lost: node ID 3, lease 3f: r" {
+		t.Errorf("a lost lease: %q", got)
+	}
+	if got := (&LostError{NodeID: 3, Lease: 0x3f, Reason: "r", DataLoss: true}).Error(); got != "etcd lost or rewound data: node ID 3, lease 3f: r" {
+		t.Errorf("etcd's: %q", got)
+	}
+}

@@ -48,6 +48,7 @@ type Node struct {
 	realm     realm
 
 	clusterID uint64       // of Acquire's first answer; read-only afterwards
+	timeline  uint64       // of Acquire's first answer; read-only afterwards
 	revision  atomic.Int64 // the highest revision of a KV answer so far
 	fence     fence        // see fence for who may use it when
 	pace      pace         // the bound loop's, and Acquire's before it
@@ -60,6 +61,7 @@ type Node struct {
 	closing atomic.Bool // set by the first Close
 
 	errorPrefix string // Config.ErrorPrefix
+	storeName   string // Config.StoreName
 	closed      error  // ErrClosed with the error prefix
 }
 
@@ -215,6 +217,14 @@ func (n *Node) Done() <-chan struct{} { return n.done }
 // stopped.
 func (n *Node) Err() error { return n.limits.Load().err }
 
+// storeWord returns the store's name for the texts of errors.
+func (n *Node) storeWord() string {
+	if n.storeName == "" {
+		return "etcd"
+	}
+	return n.storeName
+}
+
 // publish replaces old with next if old is still current, and wakes the
 // waiters on old. It reports whether it did.
 func (n *Node) publish(old, next *limits) bool {
@@ -254,7 +264,7 @@ func (n *Node) finish(err error) {
 
 // lostError returns the error of a node that stopped for reason.
 func (n *Node) lostError(reason string, dataLoss bool) *LostError {
-	return &LostError{NodeID: n.nodeID, Lease: n.lease, Reason: reason, DataLoss: dataLoss}
+	return &LostError{NodeID: n.nodeID, Lease: n.lease, Reason: reason, DataLoss: dataLoss, Store: n.storeName}
 }
 
 // lost ends minting for reason and returns the error that says so.
@@ -294,7 +304,7 @@ func (n *Node) keepAlive(ctx context.Context) error {
 		return err
 	}
 	if ttl <= 0 {
-		return n.lost("the lease expired, was revoked, or etcd lost it", false)
+		return n.lost("the lease expired, was revoked, or "+n.storeWord()+" lost it", false)
 	}
 	d := time.Duration(ttl) * time.Second
 	deadline := sent + int64(d-Margin(d))

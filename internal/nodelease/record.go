@@ -94,12 +94,15 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 		if res.Record.Exists() {
 			found = strconv.Quote(res.Record.Value)
 		}
-		var lost error
+		// The node ends with what it found, or with the revision that
+		// went back if it did: that says the store lost data, which a
+		// holder key gone with its lease alone does not.
+		var lost *LostError
 		switch {
 		case res.HolderLease != n.lease:
-			lost = n.lost("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
+			lost = n.lostError("the holder key "+strconv.Quote(n.holderKey)+" is no longer attached to the lease", false)
 		case res.RealmCreateRevision != n.realm.createRevision:
-			lost = n.lost("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
+			lost = n.lostError("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
 				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
 		case rewound == nil && n.adopt(res.Record):
 			continue // a lost answer's write had applied: write again on top of it
@@ -108,16 +111,16 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 			// rewound it. Put it back up, so that the node ID's next
 			// holder starts after this node's IDs, and stop.
 			n.repair(ctx, res.Record)
-			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
+			lost = n.lostError("the continuity record "+strconv.Quote(n.recordKey)+" went back from "+
 				strconv.Quote(n.fence.value)+" to "+found, true)
 		default:
-			lost = n.lost("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
+			lost = n.lostError("the continuity record "+strconv.Quote(n.recordKey)+" was changed to "+found+
 				" by someone else (this node last wrote "+strconv.Quote(n.fence.value)+")", true)
 		}
-		if rewound != nil {
-			n.finish(rewound) // the node's error, unless one came first
-			return rewound
+		if rewound != nil && !lost.DataLoss {
+			lost = rewound
 		}
+		n.finish(lost) // the node's error, unless one came first
 		return lost
 	}
 	return n.lost("the continuity record "+strconv.Quote(n.recordKey)+" changed twice under one write", true)
@@ -176,8 +179,12 @@ func (n *Node) checkHeader(h Header, floor int64) *LostError {
 		return err
 	}
 	if h.Revision < floor {
-		return n.lostError("etcd's revision went back from "+strconv.FormatInt(floor, 10)+" to "+
-			strconv.FormatInt(h.Revision, 10)+" (restored from a backup, or a member that lost its data?)", true)
+		hint := " (restored from a backup, or a member that lost its data?)"
+		if n.storeName != "" {
+			hint = " (restored from a backup, or failed over to a replica that lacked the last writes?)"
+		}
+		return n.lostError(n.storeWord()+"'s revision went back from "+strconv.FormatInt(floor, 10)+" to "+
+			strconv.FormatInt(h.Revision, 10)+hint, true)
 	}
 	for {
 		seen := n.revision.Load()
@@ -198,14 +205,18 @@ func (n *Node) observeCluster(h Header) error {
 }
 
 // checkCluster returns the error that is to end the node if h comes from
-// another cluster than the one Acquire talked to. Answers without a
-// cluster ID are not checked.
+// another cluster than the one Acquire talked to, or from another timeline
+// of it. Answers without a cluster ID or a timeline are not checked for it.
 func (n *Node) checkCluster(h Header) *LostError {
-	if n.clusterID == 0 || h.ClusterID == 0 || h.ClusterID == n.clusterID {
-		return nil
+	if n.clusterID != 0 && h.ClusterID != 0 && h.ClusterID != n.clusterID {
+		return n.lostError("another "+n.storeWord()+" cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
+			", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
 	}
-	return n.lostError("another etcd cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
-		", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
+	if n.timeline != 0 && h.Timeline != 0 && h.Timeline != n.timeline {
+		return n.lostError(n.storeWord()+"'s timeline changed from "+strconv.FormatUint(n.timeline, 10)+" to "+
+			strconv.FormatUint(h.Timeline, 10)+" (a failover or a recovery to a point in time, which can lose writes it acknowledged)", true)
+	}
+	return nil
 }
 
 // boundLoop keeps the persisted bound ahead of what the node may mint, and

@@ -7,7 +7,9 @@ import "context"
 // once, here, while the etcd module implements it over clientv3 and the
 // command-line tool over etcd's JSON gateway (internal/etcdhttp), which
 // needs nothing but the standard library. Both run the same protocol tests
-// against a real etcd server.
+// against a real etcd server. Module scru64/pgnode implements it over
+// PostgreSQL, giving a database etcd's semantics (see "Stores other than
+// etcd" in the package doc).
 //
 // Keys and values are byte strings. Every method is one etcd request, and
 // a transaction's compares and operations are applied atomically by etcd,
@@ -71,6 +73,12 @@ type Header struct {
 	ClusterID uint64
 	// Revision is the store's revision when the request was served.
 	Revision int64
+	// Timeline identifies the cluster's history, for a store whose
+	// history forks where it may lose writes it acknowledged: PostgreSQL's
+	// timeline, which a promoted replica or a recovery to a point in time
+	// starts anew. 0 if the store has none (etcd) or did not say; a node
+	// stops when it changes, as when ClusterID does.
+	Timeline uint64
 }
 
 // Record is a continuity record as etcd holds it.

@@ -1,0 +1,557 @@
+// Package pgnode leases SCRU64 node IDs from PostgreSQL, so that a fleet of
+// processes (autoscaled pods, say) each mints under a node ID of its own
+// without anyone assigning them by hand, and without a coordination
+// service beyond the database the fleet already runs.
+//
+// [Setup] creates a schema of three tables and a few functions (or a DBA
+// runs schema.sql, the same SQL, by hand); [Acquire] takes the lowest free
+// node ID of a realm, attaches it to a lease that it keeps alive in the
+// background, and returns a [Node] that mints [scru64.ID] values under it:
+//
+//	db, err := pgxpool.New(ctx, "postgres://fleet@db.internal/app")
+//	if err != nil { ... }
+//	if err := pgnode.Setup(ctx, db); err != nil { ... } // once, or schema.sql
+//	node, err := pgnode.Acquire(ctx, db, pgnode.WithRealm("orders"))
+//	if err != nil { ... }
+//	defer node.Close(context.Background())
+//	id, err := node.Generate()
+//
+// It is the protocol of package etcdnode, with PostgreSQL in etcd's place,
+// and it promises the same, given a database that keeps what it
+// acknowledged:
+//
+//   - Uniqueness: no two live nodes hold one node ID, and a node ID's next
+//     holder starts after every ID its earlier holders issued, after a
+//     Close or a crash, even on a machine whose clock is behind, through
+//     partitions, server restarts, ended backends, and statements that a
+//     network delays, repeats or reorders.
+//   - Failing closed: the lease is measured by the database server's clock,
+//     and a node that cannot renew it stops minting before it can expire
+//     there. From then on every generate call returns an error matching
+//     [ErrLeaseLost] and [Node.Done] is closed.
+//   - Speed: minting an ID costs what [scru64.Generator.Generate] costs plus
+//     one atomic load; it neither calls the database nor allocates.
+//
+// What voids uniqueness is the database losing or rewinding data it
+// acknowledged: a restore from an older backup, a failover to an
+// asynchronous replica that lacks the last commits, someone editing the
+// tables. Between the loss and a node's next statement, another node may
+// take its node ID. A node stops at that statement, with an error matching
+// [ErrDataLoss] where it can tell: the cluster's system identifier or
+// timeline changed, the store's revision went back, or its own record did.
+// The guide at https://github.com/fastid/scru128/blob/main/docs/fleet.md
+// compares the two stores and says which failures are safe and which are
+// not; the protocol, with its proofs and figures, is told once, in the
+// documentation of the internal package that implements it for this
+// package, etcdnode and the command-line tool:
+// https://pkg.go.dev/github.com/fastid/scru128/internal/nodelease.
+//
+// # In production
+//
+// Every request is one call of one function, a transaction of its own, in
+// pgx's QueryExecModeExec whatever the pool's default mode: the pool may go
+// through PgBouncer in transaction mode, and nothing is kept in a session
+// between transactions (no named prepared statements, session locks,
+// temporary tables or LISTEN). The fleet's role needs USAGE on the schema
+// and EXECUTE on its functions, and no privilege on its tables (see
+// schema.sql); statement_timeout, lock_timeout and
+// idle_in_transaction_session_timeout may be set for it as for any role,
+// as long as statement_timeout leaves a statement a fraction of the TTL. A
+// pool reaches a new primary after a failover if its connection string
+// lists the servers with target_session_attrs=read-write; the nodes that
+// were running stop with ErrDataLoss when the new primary answers (its
+// timeline is another), and new ones can be acquired at once. The tables
+// are small (two rows per node, one per node ID ever used and one per
+// realm); each node renews its lease every TTL/4 and writes its record
+// about every 2.5 s. Every write but a renewal locks one row for the length
+// of a short transaction, so that such writes are serialized.
+//
+// Testing needs a real PostgreSQL; this module's tests run against the
+// server SCRU128_TEST_POSTGRES_DSN names and servers (and a PgBouncer) of
+// their own on loopback ports, and inject faults through a proxy that
+// speaks PostgreSQL's wire protocol.
+package pgnode
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/fastid/scru128/internal/nodelease"
+	"github.com/fastid/scru128/scru64"
+)
+
+// Errors returned by this package. Each reads "pgnode: " and what it
+// means, for example "pgnode: lease lost", and so does every error this
+// package's functions and methods return, other than the scru64 package's
+// own (a clock outside SCRU64's range): "pgnode: lease lost: node ID 3,
+// ...". Under errors.Is those errors match these sentinels, and under
+// errors.As they are the typed errors below; errors from pgx and the
+// server are wrapped with %w, so errors.Is and errors.As see through to
+// them too (a *pgconn.PgError, say).
+//
+// The typed errors are the protocol's, shared with package etcdnode: their
+// own Error methods leave the prefix out ("lease lost: node ID 3, ..."),
+// and what this package returns carries it around them.
+var (
+	// ErrNoFreeNodeID means every node ID of the realm, or of the range
+	// given to WithNodeIDRange or WithNodeID, is held by a live lease.
+	ErrNoFreeNodeID = prefixed(nodelease.ErrNoFreeNodeID)
+	// ErrLeaseLost means the node stopped minting before Close: no renewal
+	// of its lease was answered in time (the lease could have expired),
+	// the lease was revoked or expired, the node ID is no longer the
+	// node's, or the database lost data. The error is a [*LostError].
+	ErrLeaseLost = prefixed(nodelease.ErrLeaseLost)
+	// ErrDataLoss means the node saw the database lose or rewind data: IDs
+	// may have been issued twice around the loss. Such an error is a
+	// [*LostError] and matches ErrLeaseLost too.
+	ErrDataLoss error = &nodelease.PrefixedError{Prefix: errorPrefix, Err: nodelease.ErrDataLoss, Text: storeName + " lost or rewound data"}
+	// ErrClosed means Close was called (or the Node was not made by
+	// Acquire).
+	ErrClosed = prefixed(nodelease.ErrClosed)
+	// ErrInvalidOption means an option's value was rejected; the error is
+	// an [*OptionError].
+	ErrInvalidOption = prefixed(nodelease.ErrInvalidOption)
+	// ErrRealmMismatch means the realm uses another node ID size (the
+	// error is a [*RealmError]), or a continuity record there is not one
+	// this package wrote (a [*RecordError]).
+	ErrRealmMismatch = prefixed(nodelease.ErrRealmMismatch)
+)
+
+const (
+	// errorPrefix is the package name that starts every error text.
+	errorPrefix = "pgnode"
+	// storeName is how the protocol's errors name the store.
+	storeName = "PostgreSQL"
+)
+
+// prefixed returns err with this package's prefix. Around one of the
+// protocol's sentinels it is this package's sentinel: every error that
+// matches the protocol's matches it too.
+func prefixed(err error) error { return &nodelease.PrefixedError{Prefix: errorPrefix, Err: err} }
+
+// OptionError reports a rejected option: which, and why. It matches
+// [ErrInvalidOption] under errors.Is. Its Error method words it without
+// the package prefix: `invalid option WithTTL: 1.5s is not a whole number
+// of seconds`; Acquire returns it with the prefix around it.
+type OptionError = nodelease.OptionError
+
+// RealmError reports that the realm records another node ID size. It
+// matches [ErrRealmMismatch] under errors.Is. Its Key is the realm's
+// name followed by "/size".
+type RealmError = nodelease.RealmError
+
+// RecordError reports a continuity record that is not an ID of its node
+// ID. It matches [ErrRealmMismatch] under errors.Is.
+type RecordError = nodelease.RecordError
+
+// LostError reports why a node stopped minting before Close. It matches
+// [ErrLeaseLost], and [ErrDataLoss] when its DataLoss field is set.
+type LostError = nodelease.LostError
+
+// StoreError reports a request to the database that failed, and what it
+// was for.
+type StoreError = nodelease.StoreError
+
+// RollbackError reports that the clock is too far behind the last ID
+// minted under the node ID to mint now, and how long until it is not. It
+// matches [scru64.ErrClockRollback].
+type RollbackError = nodelease.RollbackError
+
+// MaxSleep is the longest wait for the clock that [Node.GenerateOrSleep]
+// sleeps through (a minute); it returns a longer one as a [*RollbackError].
+const MaxSleep = nodelease.MaxSleep
+
+// Default option values.
+const (
+	DefaultSchema     = "scru64"
+	DefaultRealm      = "default"
+	DefaultNodeIDSize = nodelease.DefaultNodeIDSize // 8: 256 nodes, 65,536 IDs per 256 ms each
+	DefaultTTL        = nodelease.DefaultTTL        // 10 s
+)
+
+// Limits on option values.
+const (
+	// MaxRealmLength is the longest realm name, in bytes.
+	MaxRealmLength = 200
+	// MaxTTL is the longest lease TTL: 9e9 seconds, as etcd's.
+	MaxTTL = 9_000_000_000 * time.Second
+	// maxSchemaLength is PostgreSQL's longest identifier (NAMEDATALEN-1):
+	// it cuts longer names short, silently, and two schemas would be one.
+	maxSchemaLength = 63
+)
+
+// Option configures Setup and Acquire.
+type Option func(*options)
+
+// options is what the options set: the protocol's config, the schema and
+// the realm.
+type options struct {
+	cfg    nodelease.Config
+	schema string
+	realm  string
+}
+
+// WithSchema sets the schema that holds the tables and functions (default
+// [DefaultSchema]), for Setup and Acquire alike. A name is taken as it is
+// written, case and all (it is quoted): 1 to 63 bytes of UTF-8, no NUL.
+func WithSchema(name string) Option {
+	return func(o *options) { o.schema = name }
+}
+
+// WithRealm sets the realm whose node IDs Acquire leases (default
+// [DefaultRealm]): the analogue of etcdnode's key prefix. Nodes of one
+// realm have one node ID size and node IDs unique among them; realms
+// share nothing but the tables. A name is 1 to [MaxRealmLength] bytes of
+// UTF-8 without control characters.
+func WithRealm(name string) Option {
+	return func(o *options) { o.realm = name }
+}
+
+// WithNodeIDSize sets the node ID size in bits, 1 to 23 (default
+// [DefaultNodeIDSize]): 2^size nodes can each mint 2^(24-size) IDs per
+// 256-ms tick before borrowing from the next tick.
+func WithNodeIDSize(size uint8) Option {
+	return func(o *options) { o.cfg.NodeIDSize = size }
+}
+
+// WithTTL sets the lease's time to live, a whole number of seconds from 1
+// to [MaxTTL] (default [DefaultTTL]). A crashed node's node ID is free
+// again after about TTL; a node that loses contact with the database stops
+// minting after about 0.9 TTL - 250 ms.
+func WithTTL(ttl time.Duration) Option {
+	return func(o *options) { o.cfg.TTL = ttl }
+}
+
+// WithNodeIDRange limits Acquire to node IDs min..max (inclusive), which
+// must fit the node ID size; Acquire takes the lowest free one, or returns
+// [ErrNoFreeNodeID].
+func WithNodeIDRange(min, max uint32) Option {
+	return func(o *options) { o.cfg.HasRange, o.cfg.MinNodeID, o.cfg.MaxNodeID = true, min, max }
+}
+
+// WithNodeID makes Acquire take exactly this node ID, or return
+// [ErrNoFreeNodeID] if it is held. It is WithNodeIDRange(id, id).
+func WithNodeID(id uint32) Option { return WithNodeIDRange(id, id) }
+
+// WithClock sets the wall clock IDs are stamped from (default, or nil:
+// time.Now), for tests and simulations; it is read about once a second and
+// followed with the monotonic clock in between. The lease is measured by
+// the database server's clock and, on the node's side, by the process's
+// monotonic clock, never by this one.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.cfg.Wall = now }
+}
+
+// WithCounterMode sets the generator's counter mode (see
+// [scru64.NewGeneratorWithCounterMode]; nil means its default).
+func WithCounterMode(mode scru64.CounterMode) Option {
+	return func(o *options) { o.cfg.CounterMode = mode }
+}
+
+// optionNames is the one place that names a rejected value as this
+// package's user knows it.
+var optionNames = map[nodelease.Field]string{
+	nodelease.FieldStore:      "Acquire's pool",
+	nodelease.FieldPrefix:     "WithRealm",
+	nodelease.FieldNodeIDSize: "WithNodeIDSize",
+	nodelease.FieldTTL:        "WithTTL",
+	nodelease.FieldRange:      "WithNodeIDRange",
+}
+
+// apply returns the options' values, or an *OptionError (with the prefix)
+// for a nil option, a nil pool or a bad schema, and, when leasing, a bad
+// realm or TTL; the other values are checked by the protocol. fn names the
+// function called.
+func apply(fn string, leasing bool, db *pgxpool.Pool, opts []Option) (options, error) {
+	o := options{cfg: nodelease.DefaultConfig(), schema: DefaultSchema, realm: DefaultRealm}
+	for i, opt := range opts {
+		if opt == nil {
+			return o, prefixed(&OptionError{Option: fn, Reason: "option " + strconv.Itoa(i) + " is nil"})
+		}
+		opt(&o)
+	}
+	fail := func(field nodelease.Field, option, reason string) (options, error) {
+		return o, prefixed(&OptionError{Field: field, Option: option, Reason: reason})
+	}
+	if db == nil {
+		return fail(nodelease.FieldStore, fn+"'s pool", "no pool (nil)")
+	}
+	if reason := badName(o.schema, maxSchemaLength, false); reason != "" {
+		return fail(nodelease.FieldPrefix, "WithSchema", "schema "+strconv.Quote(o.schema)+" "+reason)
+	}
+	if !leasing {
+		return o, nil
+	}
+	if reason := badName(o.realm, MaxRealmLength, true); reason != "" {
+		return fail(nodelease.FieldPrefix, "WithRealm", "realm "+strconv.Quote(o.realm)+" "+reason)
+	}
+	switch ttl := o.cfg.TTL; {
+	case ttl < time.Second:
+		return fail(nodelease.FieldTTL, "WithTTL", ttl.String()+" is below 1s")
+	case ttl%time.Second != 0:
+		return fail(nodelease.FieldTTL, "WithTTL", ttl.String()+" is not a whole number of seconds (leases count seconds)")
+	case ttl > MaxTTL:
+		return fail(nodelease.FieldTTL, "WithTTL", ttl.String()+" is above the longest TTL, 9e9 seconds")
+	}
+	// The realm's keys are its name and a slash, then etcd's layout (see
+	// nodelease): "orders/size", "orders/node/0000042",
+	// "orders/last/0000042". A name may hold slashes; no key of one realm
+	// is a key of another, since each ends in "size" or in a word and
+	// seven digits, and a listing skips the keys not of its form.
+	o.cfg.Prefix = o.realm + "/"
+	o.cfg.ErrorPrefix, o.cfg.StoreName = errorPrefix, storeName
+	return o, nil
+}
+
+// badName returns why name is not a valid schema or realm name, or "".
+func badName(name string, maxLen int, noControl bool) string {
+	switch {
+	case name == "":
+		return "is empty"
+	case len(name) > maxLen:
+		return "is " + strconv.Itoa(len(name)) + " bytes long, more than " + strconv.Itoa(maxLen)
+	case !utf8.ValidString(name):
+		return "is not valid UTF-8"
+	case strings.IndexByte(name, 0) >= 0:
+		return "holds a NUL byte"
+	case noControl && strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "holds a control character"
+	}
+	return ""
+}
+
+// schemaSQL is schema.sql: the tables and functions, for Setup and for a
+// DBA to run by hand.
+//
+//go:embed schema.sql
+var schemaSQL string
+
+// endOfHeader ends the header of schema.sql, the lines that name the
+// schema; Setup runs what follows after a header of its own.
+const endOfHeader = "-- end of header\n"
+
+// setupLock is the key of the transaction-level advisory lock that
+// Setup takes, so that processes that start at once set up one after
+// another rather than race to create the same objects.
+const setupLock = 0x5c12_8640_0000_0001
+
+// Setup creates, in the schema that WithSchema names (default
+// [DefaultSchema], created if absent), the tables and functions that
+// Acquire uses, in one transaction. It is idempotent: run again (by every
+// process at start, say), it leaves the tables and their rows as they are
+// and replaces the functions with this version's; concurrent calls wait
+// for each other. It uses only WithSchema and ignores the other options, so
+// that one list of options serves Setup and Acquire.
+//
+// Setup runs schema.sql, which is in this module's source for a DBA to run
+// by hand instead (psql -1 -f schema.sql) and says what to GRANT the
+// fleet's role: the role that runs it owns the objects, and the role that
+// leases needs nothing but USAGE on the schema and EXECUTE on the
+// functions. It returns an error matching [ErrInvalidOption] for a bad
+// schema name or a nil pool, and the server's error, wrapped, if the SQL
+// fails (a role that may not create the schema, say).
+func Setup(ctx context.Context, db *pgxpool.Pool, opts ...Option) error {
+	o, err := apply("Setup", false, db, opts)
+	if err != nil {
+		return err
+	}
+	_, body, ok := strings.Cut(schemaSQL, endOfHeader)
+	if !ok {
+		return errors.New(errorPrefix + ": this build's schema.sql has no end of header") // a test pins it
+	}
+	schema := pgx.Identifier{o.schema}.Sanitize()
+	header := "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(setupLock, 10) + ");\n" +
+		"CREATE SCHEMA IF NOT EXISTS " + schema + ";\n" +
+		"SET LOCAL search_path = " + schema + ", pg_temp;\n"
+	// One simple-protocol call runs the whole script in one implicit
+	// transaction; SET LOCAL keeps the search path to it.
+	if _, err := db.Exec(ctx, header+body, pgx.QueryExecModeSimpleProtocol); err != nil {
+		return fmt.Errorf("%s: setting up schema %q: %w", errorPrefix, o.schema, err)
+	}
+	return nil
+}
+
+// Node mints SCRU64 IDs under a node ID leased from PostgreSQL. Its methods
+// are safe for concurrent use. A Node is done when its lease is lost or it
+// is closed: Done is closed, and every generate call returns an error
+// matching [ErrLeaseLost] or [ErrClosed]. Make one with [Acquire]; methods
+// of a Node made otherwise return [ErrClosed].
+type Node struct{ core *nodelease.Node }
+
+var errNotAcquired = fmt.Errorf("%w: the Node was not returned by pgnode.Acquire", ErrClosed)
+
+// Acquire leases the lowest free node ID of the realm and returns a Node
+// minting under it, its lease kept alive in the background until
+// [Node.Close] or until the lease is lost. It takes the node ID with one
+// function call, a transaction that creates the node ID's holder row if
+// absent, attached to a new lease with the TTL, and reads the node ID's
+// continuity record; concurrent Acquires each get another node ID. Before
+// returning it renews the lease once and writes the first high-water mark:
+// six statements when no other node races for the same node ID. The pool
+// is used for the Node's life: do not close it before the Node.
+//
+// It returns an [*OptionError] for a bad option or a nil pool, a
+// [*RealmError] if the realm uses another node ID size, a [*RecordError]
+// if the node ID's continuity record is not one this package wrote, an
+// error matching [ErrNoFreeNodeID] if every node ID is held, a
+// [*LostError] if the lease was lost before the first ID, and a
+// [*StoreError] wrapping pgx's error for a failed statement (one that says
+// to run Setup if the schema's functions are missing). On error it leaves
+// the database as it found it: it puts the record back if it may have
+// written it, and revokes the lease it granted, spending at most 2 s on
+// that whatever ctx says (if the record cannot be put back, the error says
+// so). ctx bounds Acquire only, not the Node's life.
+func Acquire(ctx context.Context, db *pgxpool.Pool, opts ...Option) (*Node, error) {
+	o, err := apply("Acquire", true, db, opts)
+	if err != nil {
+		return nil, err
+	}
+	core, err := nodelease.Acquire(ctx, newStore(db, o.schema), o.cfg)
+	if oe := (*OptionError)(nil); errors.As(err, &oe) && oe.Option == "" {
+		oe.Option = optionNames[oe.Field]
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Node{core}, nil
+}
+
+// Generate returns a new ID stamped with the clock. It returns a
+// [*LostError] (matching [ErrLeaseLost]) or an error matching [ErrClosed]
+// once the node is done, a [*RollbackError] (matching
+// [scru64.ErrClockRollback]) if the clock is more than
+// [scru64.DefaultRollbackAllowance] behind the last ID, and
+// [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It does
+// not allocate when it returns an ID and, as long as the clock runs
+// steadily, does not wait: the high-water mark in the database is kept
+// about 5 s ahead of what the node mints, and only if IDs outrun it (the
+// clock stepped forward, or a burst overflowed the counter for seconds)
+// does Generate wait for the next write of it.
+func (n *Node) Generate() (scru64.ID, error) {
+	if n == nil {
+		return 0, errNotAcquired
+	}
+	return n.core.Generate() // nil-safe, so that this wrapper inlines
+}
+
+// GenerateOrSleep is Generate that, instead of returning a
+// [*RollbackError], sleeps until the clock is back within the rollback
+// allowance of the last ID, if that takes at most [MaxSleep] (a minute). A
+// longer wait, which only a record left far ahead by a clock that ran fast
+// causes, it returns at once as the *RollbackError, which says how long;
+// [Node.ClockWait] tells the same before minting. Its other errors are
+// those of Generate.
+func (n *Node) GenerateOrSleep() (scru64.ID, error) {
+	if n == nil {
+		return 0, errNotAcquired
+	}
+	return n.core.GenerateOrSleep()
+}
+
+// NewString returns the 12-digit text of an ID from GenerateOrSleep,
+// with its errors. It makes one allocation, the string.
+func (n *Node) NewString() (string, error) {
+	id, err := n.GenerateOrSleep()
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}
+
+// ClockWait returns how long Generate would now keep failing for want of a
+// later clock (see [RollbackError]): 0 if it can mint now, for a Node not
+// made by Acquire, and for a node that is done.
+func (n *Node) ClockWait() time.Duration {
+	if n == nil || n.core == nil {
+		return 0
+	}
+	return n.core.ClockWait()
+}
+
+// NodeID returns the leased node ID (0 for a Node not made by Acquire).
+func (n *Node) NodeID() uint32 {
+	if n == nil || n.core == nil {
+		return 0
+	}
+	return n.core.NodeID()
+}
+
+// NodeIDSize returns the node ID size (0 for a Node not made by Acquire).
+func (n *Node) NodeIDSize() uint8 {
+	if n == nil || n.core == nil {
+		return 0
+	}
+	return n.core.NodeIDSize()
+}
+
+// NodeSpec returns a node spec that continues after the last ID minted
+// (see [scru64.Generator.NodeSpec]), or the zero NodeSpec for a Node not
+// made by Acquire.
+func (n *Node) NodeSpec() scru64.NodeSpec {
+	if n == nil || n.core == nil {
+		return scru64.NodeSpec{}
+	}
+	return n.core.NodeSpec()
+}
+
+// LeaseID returns the lease that holds the node ID, the id of its row in
+// the leases table (0 for a Node not made by Acquire).
+func (n *Node) LeaseID() int64 {
+	if n == nil || n.core == nil {
+		return 0
+	}
+	return n.core.Lease()
+}
+
+// closedChan is what Done returns for a Node not made by Acquire.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Done returns a channel that is closed when the node stops minting,
+// because its lease was lost or it was closed; [Node.Err] says which.
+func (n *Node) Done() <-chan struct{} {
+	if n == nil || n.core == nil {
+		return closedChan
+	}
+	return n.core.Done()
+}
+
+// Err returns nil while the node mints, and afterwards a [*LostError]
+// (matching [ErrLeaseLost]) or an error matching [ErrClosed] that says why
+// it stopped.
+func (n *Node) Err() error {
+	if n == nil || n.core == nil {
+		return errNotAcquired
+	}
+	return n.core.Err()
+}
+
+// Close stops minting, writes the last ID issued to the node ID's
+// continuity record and revokes the lease, which frees the node ID; the
+// next holder starts right after that ID. Afterwards every generate call
+// returns [ErrClosed]. ctx bounds the two statements: a caller that must
+// end soon cancels it, and the node ID is then free when the lease
+// expires. The write is fenced like every write of the record: it applies
+// only while this node holds the node ID and the record is its own last
+// write.
+//
+// The node is closed whatever Close returns. It returns an error matching
+// [ErrClosed] if the node was already closed, a [*LostError] if the lease
+// had been lost (the record then keeps the high-water mark, which is safe),
+// and a [*StoreError] wrapping pgx's error for a failed statement; a lease
+// that could not be revoked expires after its TTL.
+func (n *Node) Close(ctx context.Context) error {
+	if n == nil || n.core == nil {
+		return errNotAcquired
+	}
+	return n.core.Close(ctx)
+}
