@@ -2,6 +2,7 @@ package pgxscru128_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -25,6 +26,8 @@ type testedFormat interface {
 	testRoundTrip(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testRanges(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testDomains(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
+	testPaddedChar(t *testing.T, conn *pgx.Conn)
+	testOneFormPerColumn(t *testing.T, conns map[pgx.QueryExecMode]*pgx.Conn, r *rand.Rand)
 	testBatch(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testCopyFrom(t *testing.T, conn *pgx.Conn)
 	testCollectRows(t *testing.T, conn *pgx.Conn)
