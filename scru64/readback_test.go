@@ -2,8 +2,11 @@ package scru64
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // zeroCounter renews every counter to 0, for the smallest IDs a tick
@@ -87,5 +90,42 @@ func TestValueRefusesTwelveDigits(t *testing.T) {
 		if err := back.Scan(stored); err != nil || back != id {
 			t.Errorf("Scan(%s) = %s, %v", stored, back, err)
 		}
+	}
+}
+
+// TestReadBackAtEveryOffset sends IDs minted at random times from
+// MinTimestamp's tick on, the first hours densely, under random node
+// specs, through every form this package writes and every reader it has
+// (idtest.CheckReadBack): each reads back as the same ID or an error.
+func TestReadBackAtEveryOffset(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 64))
+	var ids []ID
+	for _, offset := range idtest.EpochOffsets(r, 3000, (MaxTimestamp-MinTimestamp)<<8-1) {
+		size := uint8(1 + r.IntN(23))
+		spec, err := NewNodeSpecWithNodeID(uint32(r.Uint64N(1<<size)), size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := NewGenerator(spec).GenerateOrAbortCore(MinTimestamp<<8+offset, 0)
+		if err != nil {
+			t.Fatalf("offset %d ms: %v", offset, err)
+		}
+		ids = append(ids, id)
+	}
+	read := idtest.CheckReadBack[ID, NullID](t, ids, idtest.ReadBack[ID, NullID]{
+		Forms: func(id ID) map[string]idtest.Form {
+			null, _ := NullID{ID: id, Valid: true}.MarshalJSON()
+			binary, _ := id.AppendBinary(nil)
+			return map[string]idtest.Form{
+				"NullID.MarshalJSON": {Kind: idtest.JSONForm, Value: null},
+				"AppendBinary":       {Kind: idtest.BinaryForm, Value: binary},
+				"Int64":              {Kind: idtest.SQLForm, Value: id.Int64()},
+				"Uint64":             {Kind: idtest.SQLForm, Value: id.Uint64()},
+			}
+		},
+		NullFields: func(n NullID) (ID, bool) { return n.ID, n.Valid },
+	})
+	if read == 0 {
+		t.Fatal("nothing read back")
 	}
 }

@@ -1,9 +1,12 @@
 package ulidflake
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fastid/scru128/internal/idtest"
 )
 
 // TestDecimalNearEpochReadsBack is the report of Ulid-Flake text
@@ -39,5 +42,61 @@ func TestDecimalNearEpochReadsBack(t *testing.T) {
 				t.Errorf("Scan(%T %s) = %s (%d), no error; want %s or an error", src, stored, back, back, id)
 			}
 		}
+	}
+}
+
+// TestReadBackAtEveryOffset sends IDs at random offsets from their epoch,
+// the first hours densely, through every form this package writes and
+// every reader it has (idtest.CheckReadBack): each reads back as the same
+// ID or an error. IDs come from NewAt (the default epoch), from
+// generators with custom epochs on the clock, stand-alone and scalable,
+// and from GenerateCore.
+func TestReadBackAtEveryOffset(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 4))
+	var ids []ID
+	for i, offset := range idtest.EpochOffsets(r, 3000, MaxTimestamp) {
+		at := time.Duration(offset) * time.Millisecond
+		var id ID
+		var err error
+		switch i % 3 {
+		case 0:
+			id, err = NewAt(DefaultEpoch().Add(at))
+		case 1:
+			if at > 1000*time.Hour {
+				at %= 1000 * time.Hour // an epoch before 1970 is refused
+			}
+			opts := []Option{WithEpoch(time.Now().Add(-at))}
+			if r.IntN(2) == 0 {
+				opts = append(opts, WithScalabilityID(uint8(r.IntN(MaxScalabilityID+1))))
+			}
+			var g *Generator
+			if g, err = NewGenerator(opts...); err == nil {
+				id, err = g.GenerateOrWait()
+			}
+		case 2:
+			var g *Generator
+			if g, err = NewGenerator(); err == nil {
+				id, err = g.GenerateCore(offset)
+			}
+		}
+		if err != nil {
+			t.Fatalf("offset %d ms: %v", offset, err)
+		}
+		ids = append(ids, id)
+	}
+	read := idtest.CheckReadBack[ID, NullID](t, ids, idtest.ReadBack[ID, NullID]{
+		Forms: func(id ID) map[string]idtest.Form {
+			null, _ := NullID{ID: id, Valid: true}.MarshalJSON()
+			binary, _ := id.AppendBinary(nil)
+			return map[string]idtest.Form{
+				"NullID.MarshalJSON": {Kind: idtest.JSONForm, Value: null},
+				"AppendBinary":       {Kind: idtest.BinaryForm, Value: binary},
+				"Int64":              {Kind: idtest.SQLForm, Value: id.Int64()},
+			}
+		},
+		NullFields: func(n NullID) (ID, bool) { return n.ID, n.Valid },
+	})
+	if read == 0 {
+		t.Fatal("nothing read back")
 	}
 }
