@@ -53,8 +53,10 @@ type format[T, N comparable] struct {
 	native func(id T) any
 	// textLength is the length of the ID's own text form.
 	textLength int
-	// The package's errors.
-	errScanNull, errLength, errRange, errChar error
+	// The package's errors (errAmbiguous nil for a 128-bit format).
+	errScanNull, errLength, errRange, errChar, errAmbiguous error
+	// scan is the type's Scan method.
+	scan func(id *T, src any) error
 }
 
 func hyphenated(b [16]byte) string {
@@ -78,6 +80,7 @@ var scru128Format = format[scru128.ID, scru128.NullID]{
 	textLength:  25,
 	errScanNull: scru128.ErrScanNull, errLength: scru128.ErrInvalidLength,
 	errRange: scru128.ErrOutOfRange, errChar: scru128.ErrInvalidCharacter,
+	scan: (*scru128.ID).Scan,
 }
 
 var ulidFormat = format[ulid.ULID, ulid.NullULID]{
@@ -96,6 +99,7 @@ var ulidFormat = format[ulid.ULID, ulid.NullULID]{
 	textLength:  26,
 	errScanNull: ulid.ErrScanNull, errLength: ulid.ErrInvalidLength,
 	errRange: ulid.ErrOutOfRange, errChar: ulid.ErrInvalidCharacter,
+	scan: (*ulid.ULID).Scan,
 }
 
 var legacyFormat = format[legacy.ID, legacy.NullID]{
@@ -116,6 +120,7 @@ var legacyFormat = format[legacy.ID, legacy.NullID]{
 	textLength:  26,
 	errScanNull: legacy.ErrScanNull, errLength: legacy.ErrInvalidLength,
 	errRange: legacy.ErrOutOfRange, errChar: legacy.ErrInvalidCharacter,
+	scan: (*legacy.ID).Scan,
 }
 
 var scru64Format = format[scru64.ID, scru64.NullID]{
@@ -141,6 +146,7 @@ var scru64Format = format[scru64.ID, scru64.NullID]{
 	textLength:  12,
 	errScanNull: scru64.ErrScanNull, errLength: scru64.ErrInvalidLength,
 	errRange: scru64.ErrOutOfRange, errChar: scru64.ErrInvalidCharacter,
+	errAmbiguous: scru64.ErrAmbiguous, scan: (*scru64.ID).Scan,
 }
 
 var ulidflakeFormat = format[ulidflake.ID, ulidflake.NullID]{
@@ -161,6 +167,7 @@ var ulidflakeFormat = format[ulidflake.ID, ulidflake.NullID]{
 	textLength:  13,
 	errScanNull: ulidflake.ErrScanNull, errLength: ulidflake.ErrInvalidLength,
 	errRange: ulidflake.ErrOutOfRange, errChar: ulidflake.ErrInvalidCharacter,
+	errAmbiguous: ulidflake.ErrAmbiguous, scan: (*ulidflake.ID).Scan,
 }
 
 // nearEpoch returns a random integer up to max: half of them below 2^34

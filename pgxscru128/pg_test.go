@@ -8,6 +8,7 @@ import (
 
 	"github.com/fastid/scru128/pgxscru128"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // Environment variables that point the tests at a PostgreSQL server, the
@@ -22,6 +23,7 @@ const (
 type testedFormat interface {
 	formatName() string
 	testMap(t *testing.T)
+	checkTextDecoders(t *testing.T, m *pgtype.Map, data []byte)
 	testAllocations(t *testing.T)
 	testRoundTrip(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testRanges(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
