@@ -16,8 +16,9 @@
 //     bytes in the binary format, the hyphenated form
 //     (017fee7f-ef41-7e2b-3432-ac2ec553687c) in the text format. A uuid
 //     column compares the bytes, so ORDER BY is ID order.
-//   - scru64.ID and ulidflake.ID go to and come from int8 (bigint). An ID
-//     out of the format's range (a scru64.ID above scru64.Max, a negative
+//   - scru64.ID and ulidflake.ID go to and come from int8 (bigint): 8
+//     bytes in the binary format, the decimal digits padded with zeros to
+//     19 in the text format. An ID out of the format's range (a scru64.ID above scru64.Max, a negative
 //     ulidflake.ID, both made by converting an integer) is the format
 //     package's ErrOutOfRange, both ways.
 //   - The Null types (scru128.NullID, ulid.NullULID, legacy.NullID,
