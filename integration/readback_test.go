@@ -162,8 +162,11 @@ var ulidflakeReadBack = readBackFormat[ulidflake.ID, ulidflake.NullID]{
 	mint: func(t *testing.T, r *rand.Rand) ulidflake.ID {
 		offset := offsetMillis(r, ulidflake.MaxTimestamp)
 		if offset < 3*3600*1000 {
-			// A generator whose epoch is that long ago, on the clock.
-			g, err := ulidflake.NewGenerator(ulidflake.WithEpoch(time.Now().Add(-time.Duration(offset) * time.Millisecond)))
+			// A generator whose epoch is that long ago (and a second,
+			// so that its clock, which may lag time.Now by a little, is
+			// not before its epoch), on the clock.
+			epoch := time.Now().Add(-time.Duration(offset)*time.Millisecond - time.Second)
+			g, err := ulidflake.NewGenerator(ulidflake.WithEpoch(epoch))
 			if err != nil {
 				t.Fatal(err)
 			}
