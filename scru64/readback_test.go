@@ -80,6 +80,10 @@ func TestValueRefusesTwelveDigits(t *testing.T) {
 			t.Errorf("NullID.Value(%d): %v", id, err)
 		}
 	}
+	const want = `scru64: the decimal text of ID 00001kpqzg2c, "123456789012", is valid in 2 forms, so Value writes none: as text, ID 123456789012 (integer 139250390350662758); as decimal digits, ID 00001kpqzg2c (integer 123456789012)`
+	if _, err := ID(123456789012).Value(); err == nil || err.Error() != want {
+		t.Errorf("Value's error: %v; want\n%s", err, want)
+	}
 	for _, id := range []ID{0, 1e11 - 1, 1e12, MinTimestamp << nodeCtrSize, Max} {
 		v, err := id.Value()
 		if err != nil {
@@ -127,5 +131,24 @@ func TestReadBackAtEveryOffset(t *testing.T) {
 	})
 	if read == 0 {
 		t.Fatal("nothing read back")
+	}
+}
+
+// TestAmbiguousError pins the error of 8 digits as a []byte, as
+// AmbiguousError's doc comment shows it, and that 12 digits are the text
+// form.
+func TestAmbiguousError(t *testing.T) {
+	id := Max
+	err := id.Scan([]byte("12345678"))
+	want := `scru64: "12345678" is valid in 2 forms, so read as none: as the binary form, ID qxl0nudotqgo (integer 3544952156018063160); as decimal digits, ID 00000007clzi (integer 12345678); scan into a []byte for UnmarshalBinary, or into an int64, to choose`
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || !errors.Is(err, ErrAmbiguous) || amb.Form != "binary" || amb.AsForm != 0x3132333435363738 ||
+		amb.AsDecimal != 12345678 || err.Error() != want || id != Max {
+		t.Errorf("Scan(12345678 as []byte) = %v, id %v; want\n%s", err, id, want)
+	}
+	for _, src := range []any{"123456789012", []byte("123456789012")} {
+		if err := id.Scan(src); err != nil || id != MustParse("123456789012") {
+			t.Errorf("Scan(%T 123456789012) = %v, %v; want the text form", src, id, err)
+		}
 	}
 }

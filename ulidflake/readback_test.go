@@ -1,6 +1,7 @@
 package ulidflake
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -101,5 +102,29 @@ func TestReadBackAtEveryOffset(t *testing.T) {
 	})
 	if read == 0 {
 		t.Fatal("nothing read back")
+	}
+}
+
+// TestAmbiguousError pins the error of 13 digits with two readings, as
+// AmbiguousError's doc comment shows it, and of 8 digits as a []byte.
+func TestAmbiguousError(t *testing.T) {
+	for _, tc := range []struct {
+		src               any
+		form              string
+		asForm, asDecimal ID
+		text              string
+	}{
+		{"3774874268538", "text", MustParse("3774874268538"), 3774874268538,
+			`ulidflake: "3774874268538" is valid in 2 forms, so read as none: as text, ID 3774874268538 (integer 3718997170769368168); as decimal digits, ID 00003DVM0MCVT (integer 3774874268538); scan into a string for Parse, or into an int64, to choose`},
+		{[]byte("00012345"), "binary", 0x3030303132333435, 12345,
+			`ulidflake: "00012345" is valid in 2 forms, so read as none: as the binary form, ID 30C1G64S36D1N (integer 3472328300556399669); as decimal digits, ID 0000000000C1S (integer 12345); scan into a []byte for UnmarshalBinary, or into an int64, to choose`},
+	} {
+		id := Max
+		err := id.Scan(tc.src)
+		var amb *AmbiguousError
+		if !errors.As(err, &amb) || !errors.Is(err, ErrAmbiguous) || *amb != (AmbiguousError{tc.form, tc.asForm, tc.asDecimal}) ||
+			err.Error() != tc.text || id != Max {
+			t.Errorf("Scan(%q) = %v (%+v), id %v; want\n%s", tc.src, err, amb, id, tc.text)
+		}
 	}
 }
