@@ -132,3 +132,28 @@ func base32Bytes(alphabet string) func([]byte) ([16]byte, int, error) {
 		return u, offset, err
 	}
 }
+
+// checkScan64 is [checkParse] for the Scan of a 64-bit format, whose
+// reference may also refuse input as having two readings: then Scan must
+// fail with the format's ambiguity error, whose fields (as ambiguity
+// returns them) name the same two readings.
+func checkScan64[T ~int64 | ~uint64](t *testing.T, data []byte, want uint64, wantOffset int, wantErr error, errs parseErrors,
+	ambiguity func(error) (form string, asForm, asDecimal uint64, ok bool), scan []func([]byte) (T, error)) {
+	t.Helper()
+	var ref *naive.AmbiguousError
+	if !errors.As(wantErr, &ref) {
+		checkParse(t, data, wantErr, wantOffset, func(got T) bool { return uint64(got) == want }, errs, scan)
+		return
+	}
+	wantForm := "text"
+	if ref.Binary {
+		wantForm = "binary"
+	}
+	for _, s := range scan {
+		got, err := s(data)
+		form, asForm, asDecimal, ok := ambiguity(err)
+		if !ok || form != wantForm || asForm != ref.AsForm || asDecimal != ref.AsDecimal {
+			t.Fatalf("%q: got %v, %v; want both readings, as %s %d and as decimal %d", data, got, err, wantForm, ref.AsForm, ref.AsDecimal)
+		}
+	}
+}

@@ -170,8 +170,11 @@ func sameSCRU64Error(err, ref error) bool {
 
 // FuzzSCRU64Scan checks that ID.Scan, given the bytes as a []byte and as a
 // string, accepts and rejects exactly what the reference does: 12 bytes
-// are the text form, 8 bytes as a []byte the binary form, anything else
-// decimal text, with the same value or the same kind of error and offset.
+// are the text form (digits too: no ID Value writes has 12 decimal
+// digits), 8 bytes as a []byte the binary form, anything else decimal
+// text, with the same value or the same kind of error and offset; and 8
+// digits as a []byte, which are decimal text too, are refused with both
+// readings.
 func FuzzSCRU64Scan(f *testing.F) {
 	f.Add([]byte("110009624767914842"))
 	f.Add([]byte("4738381338321616895"))
@@ -179,14 +182,22 @@ func FuzzSCRU64Scan(f *testing.F) {
 	f.Add([]byte("99999999999999999999999"))
 	f.Add([]byte("0u375nxqh5cq"))
 	f.Add([]byte{0x41, 0xc2, 0x1c, 0xb8, 0xe0, 0, 0, 0})
+	f.Add([]byte("123456789012"))
+	f.Add([]byte("12345678"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{scru64.ErrInvalidLength, scru64.ErrOutOfRange, scru64.ErrInvalidCharacter,
 			badByte(func(e *scru64.InvalidCharacterError) (int, byte, rune, int) { return e.Offset, e.Char, e.Rune, e.Size }),
 			lengths(func(e *scru64.LengthError) (int, int) { return e.Got, e.Want }), 12}
+		ambiguity := func(err error) (string, uint64, uint64, bool) {
+			var e *scru64.AmbiguousError
+			if !errors.As(err, &e) || !errors.Is(err, scru64.ErrAmbiguous) {
+				return "", 0, 0, false
+			}
+			return e.Form, uint64(e.AsForm), uint64(e.AsDecimal), true
+		}
 		for _, isBytes := range []bool{false, true} {
-			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 12, naive.DecodeSCRU64, naive.SCRU64Max)
-			checkParse(t, data, wantErr, wantOffset, func(got scru64.ID) bool { return uint64(got) == want },
-				errs, scanner[scru64.ID](isBytes))
+			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 12, naive.DecodeSCRU64, naive.SCRU64Max, true)
+			checkScan64(t, data, want, wantOffset, wantErr, errs, ambiguity, scanner[scru64.ID](isBytes))
 		}
 	})
 }

@@ -124,13 +124,19 @@ func sameFlakeError(err, ref error) bool {
 // FuzzFlakeScan checks that ID.Scan, given the bytes as a []byte and as a
 // string, accepts and rejects exactly what the reference does: 13 bytes
 // are the text form, 8 bytes as a []byte the binary form, anything else
-// decimal text, with the same value or the same kind of error and offset.
+// decimal text, with the same value or the same kind of error and offset;
+// and digits of the text or binary form's length, which are decimal text
+// too, are refused with both readings where both are IDs and differ.
 func FuzzFlakeScan(f *testing.F) {
 	f.Add([]byte("14246757444195114"))
 	f.Add([]byte("9223372036854775807"))
 	f.Add([]byte("9223372036854775808"))
 	f.Add([]byte("00CMXB6TAK4SA"))
 	f.Add([]byte{0x80, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte("3774874268538"))
+	f.Add([]byte("0000000000009"))
+	f.Add([]byte("9000000000000"))
+	f.Add([]byte("12345678"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := parseErrors{ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, ulidflake.ErrInvalidCharacter,
 			badByte(func(e *ulidflake.InvalidCharacterError) (int, byte, rune, int) {
@@ -144,10 +150,16 @@ func FuzzFlakeScan(f *testing.F) {
 			}
 			return n.Uint64(), offset, nil
 		}
+		ambiguity := func(err error) (string, uint64, uint64, bool) {
+			var e *ulidflake.AmbiguousError
+			if !errors.As(err, &e) || !errors.Is(err, ulidflake.ErrAmbiguous) {
+				return "", 0, 0, false
+			}
+			return e.Form, uint64(e.AsForm), uint64(e.AsDecimal), true
+		}
 		for _, isBytes := range []bool{false, true} {
-			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 13, text, 1<<63-1)
-			checkParse(t, data, wantErr, wantOffset, func(got ulidflake.ID) bool { return uint64(got) == want },
-				errs, scanner[ulidflake.ID](isBytes))
+			want, wantOffset, wantErr := naive.Scan64(data, isBytes, 13, text, 1<<63-1, false)
+			checkScan64(t, data, want, wantOffset, wantErr, errs, ambiguity, scanner[ulidflake.ID](isBytes))
 		}
 	})
 }

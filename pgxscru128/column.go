@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 
+	"github.com/fastid/scru128/internal/interop"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -74,7 +75,9 @@ func uuidColumn[T ~[16]byte](errLength error, scan func(*T, any) error) column[T
 type int64ID interface{ ~uint64 | ~int64 }
 
 // int8Column stores a 64-bit ID as int8 (bigint): 8 big-endian bytes in
-// the binary format, decimal digits in the text format. A value above
+// the binary format, decimal digits in the text format, padded with zeros
+// to 19 (see [appendPadded]), which int8 reads as it reads any decimal.
+// A value above
 // maxID (for an unsigned type, made by converting a larger integer; for a
 // signed one, negative, which converts to above 2^63-1) is errRange both
 // ways, as in the type's Value and Scan methods.
@@ -98,7 +101,7 @@ func int8Column[T int64ID](maxID T, errLength, errRange error, scan func(*T, any
 				if !isID(id) {
 					return nil, errRange
 				}
-				return strconv.AppendInt(buf, int64(id), 10), nil
+				return appendPadded(buf, uint64(id)), nil
 			},
 			pgtype.BinaryFormatCode: func(buf []byte, id T) ([]byte, error) {
 				if !isID(id) {
@@ -125,37 +128,88 @@ func int8Column[T int64ID](maxID T, errLength, errRange error, scan func(*T, any
 	}
 }
 
-// textColumn stores an ID as its own text, in either format (text is the
-// same bytes in both). appendText is the type's AppendText method, which
-// fails with the package's error for a 64-bit value that is no ID.
-//
-// Reading, the text form of textLength bytes is parsed here; anything
-// else goes to scan as a string, which then reads what the type's Scan
-// method reads from a string, as without Register.
-func textColumn[T any](appendText func(T, []byte) ([]byte, error), parse func([]byte) (T, error),
-	textLength int, scan func(*T, any) error) column[T] {
-	encode := func(buf []byte, id T) ([]byte, error) {
-		buf, err := appendText(id, buf)
-		if err != nil {
-			return nil, err
-		}
-		return buf, nil
-	}
-	decode := func(dst *T, src []byte) error {
-		if len(src) != textLength {
-			return scan(dst, string(src))
-		}
-		id, err := parse(src)
-		if err != nil {
-			return err
-		}
-		*dst = id
-		return nil
-	}
+// textColumn stores an ID in a text column (text, varchar, char, and
+// domains over them) in the text form of the ID's own PostgreSQL type, in
+// either format (text is the same bytes in both): the hyphenated form of a
+// uuid, or the 19 zero-padded digits int8Column writes. That is what an ID
+// becomes where pgx does not know a parameter's type (QueryExecModeExec,
+// QueryExecModeSimpleProtocol, a domain's parameter), which the server then
+// parses as whatever type it needs, uuid, int8 or text: so one column holds
+// one form whatever the query mode. decode reads the column.
+func textColumn[T any](own column[T], decode func(dst *T, src []byte) error) column[T] {
+	encode := own.encode[pgtype.TextFormatCode]
 	return column[T]{
 		encode: [2]func([]byte, T) ([]byte, error){encode, encode},
 		decode: [2]func(*T, []byte) error{decode, decode},
 	}
+}
+
+// textDecoder128 reads a 128-bit ID from a text column: its own text of
+// textLength bytes (which an application may store as a string) and the
+// hyphenated form (what textColumn stores) here, without allocating, and
+// anything else through scan, the type's Scan method given a string,
+// which reads what it reads from a string and fails with the format
+// package's own errors.
+func textDecoder128[T ~[16]byte](parse func([]byte) (T, error), textLength int, scan func(*T, any) error) func(*T, []byte) error {
+	return func(dst *T, src []byte) error {
+		switch len(src) {
+		case textLength:
+			id, err := parse(src)
+			if err != nil {
+				return err
+			}
+			*dst = id
+			return nil
+		case 36:
+			if id, ok := parseHyphenated(src); ok {
+				*dst = T(id)
+				return nil
+			}
+		}
+		return scan(dst, string(src))
+	}
+}
+
+// textDecoder64 reads a 64-bit ID whose values run from 0 to maxID from a
+// text column: its own text of textLength bytes, with a letter, and
+// decimal digits of another length (what textColumn stores) here, without
+// allocating; anything else, digits of the text form's length among it,
+// through scan, the type's Scan method given a string, which decides
+// between the two readings such digits have (see the format's Scan).
+func textDecoder64[T int64ID](maxID T, errRange error, parse func([]byte) (T, error), textLength int, scan func(*T, any) error) func(*T, []byte) error {
+	return func(dst *T, src []byte) error {
+		n, digits := interop.Digits(src)
+		switch {
+		case digits && len(src) != textLength:
+			if n > uint64(maxID) {
+				return errRange
+			}
+			*dst = T(n)
+			return nil
+		case !digits && len(src) == textLength:
+			id, err := parse(src)
+			if err != nil {
+				return err
+			}
+			*dst = id
+			return nil
+		}
+		return scan(dst, string(src))
+	}
+}
+
+// appendPadded appends n in decimal, padded with zeros to 19 digits, the
+// most an int8 has. Padded, a 64-bit ID's digits have one length, so they
+// sort as the IDs do in a text column, and never the 12 or 13 characters
+// of the SCRU64 or Ulid-Flake text form, as which Scan would read them.
+func appendPadded(buf []byte, n uint64) []byte {
+	// n is at most 2^63-1, below 10^19: the 19 digits hold it.
+	var digits [19]byte
+	for i := len(digits) - 1; i >= 0; i-- {
+		digits[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(buf, digits[:]...)
 }
 
 // appendHyphenated appends the canonical text form of a uuid,

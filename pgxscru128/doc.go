@@ -16,8 +16,9 @@
 //     bytes in the binary format, the hyphenated form
 //     (017fee7f-ef41-7e2b-3432-ac2ec553687c) in the text format. A uuid
 //     column compares the bytes, so ORDER BY is ID order.
-//   - scru64.ID and ulidflake.ID go to and come from int8 (bigint). An ID
-//     out of the format's range (a scru64.ID above scru64.Max, a negative
+//   - scru64.ID and ulidflake.ID go to and come from int8 (bigint): 8
+//     bytes in the binary format, the decimal digits padded with zeros to
+//     19 in the text format. An ID out of the format's range (a scru64.ID above scru64.Max, a negative
 //     ulidflake.ID, both made by converting an integer) is the format
 //     package's ErrOutOfRange, both ways.
 //   - The Null types (scru128.NullID, ulid.NullULID, legacy.NullID,
@@ -40,24 +41,47 @@
 // pgx, so errors.Is and errors.As find them; a nil pointer as a scan
 // target is [ErrNilTarget].
 //
-// # Text columns
+// # Text columns: one form in every mode
 //
-// Where pgx knows that a parameter is text (text, varchar, char: in the
-// default QueryExecModeCacheStatement, in the other modes that describe
-// statements, and in CopyFrom), an ID goes as its own text
-// (0372hg16csmsm50l8dikcvukc), as without Register for the 128-bit types
-// and now also for the 64-bit ones, which pgx otherwise refuses for text.
-// Scanning a text column reads what the type's Scan method reads from a
-// string.
+// An ID has one text form wherever pgx sends it as text: the text form of
+// its PostgreSQL type, the hyphenated uuid (017fee7f-ef41-7e2b-3432-ac2ec553687c)
+// or the integer's decimal digits padded with zeros to 19
+// (0014246757444195114 for the Ulid-Flake ID 00CMXB6TAK4SA), which
+// int8 reads as it reads any decimal. A text, varchar or char column (or a
+// domain over one) therefore holds that form, in every query mode and with
+// CopyFrom:
 //
-// Where pgx does not know a parameter's type, it cannot tell a text column
-// from a uuid or int8 one: in QueryExecModeExec and
-// QueryExecModeSimpleProtocol, which send every parameter as untyped text,
-// and for types the map does not know, such as domains. There an ID goes
-// in the text form of uuid or int8 (hyphenated hexadecimal, decimal), which
-// uuid and int8 columns need. A text column given it stores that form:
-// Scan reads it back, but it sorts apart from IDs stored as their own text.
-// In those modes, pass id.String() for a text column.
+//   - where pgx knows the parameter is text (QueryExecModeCacheStatement,
+//     the default, QueryExecModeCacheDescribe and
+//     QueryExecModeDescribeExec, and CopyFrom, which learn the column's
+//     type), because Register gives the text types that form;
+//   - where pgx does not know a parameter's type (QueryExecModeExec and
+//     QueryExecModeSimpleProtocol, set for PgBouncer without prepared
+//     statement support, for instance, and a domain's parameter in any
+//     mode), because pgx sends the
+//     ID as its PostgreSQL type's text, which the server then parses as
+//     the column's type: uuid, int8 or text alike.
+//
+// So WHERE col = $1 finds every row of an ID however it was stored, and a
+// text column sorts as the IDs do (the padding gives a 64-bit ID's digits
+// one length). Any other rule breaks in some mode: the ID's own text in a
+// text column would have to go as the same untyped text a uuid column
+// gets in QueryExecModeExec, which uuid refuses. To store the ID's own text
+// (0372hg16csmsm50l8dikcvukc) instead, pass id.String() and compare with
+// id.String(): a string is the same text in every mode. A char(n) column
+// pads a shorter value with spaces, which scanning refuses: give it the
+// form's exact length, 36 or 19.
+//
+// Scanning a text column reads the ID's own text, the hyphenated form (and
+// the other forms the type's Scan method reads from a string) or, for a
+// 64-bit ID, decimal digits of any length but the text form's. Digits of
+// the text form's length, which a text column can hold from another
+// writer (database/sql's Value in QueryExecModeExec or
+// QueryExecModeSimpleProtocol stores decimal digits unpadded), read as the
+// type's Scan reads them: a Ulid-Flake ID's 13
+// digits that are both its text and the decimal of another ID are
+// refused with ulidflake.ErrAmbiguous, never read as the wrong one. What
+// this package writes never has two readings.
 //
 // # Without Register
 //
@@ -82,6 +106,7 @@
 // (scru128.Binary, scru128.NullBinary and those of ulid and legacy) among
 // them: they store 16 bytes for a bytea column, with or without Register.
 // Nor does it change, where pgx knows a parameter's type, what an ID
-// becomes in a column other than uuid, int8 and text: a plain ID bound to
-// bytea still stores its text, as without Register (pass Binary(id)).
+// becomes in a column other than uuid, int8 and the text types: a plain
+// ID bound to bytea still stores its own text, as without Register (pass
+// Binary(id)).
 package pgxscru128

@@ -2,11 +2,13 @@ package pgxscru128_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"testing"
 
 	"github.com/fastid/scru128/pgxscru128"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // Environment variables that point the tests at a PostgreSQL server, the
@@ -21,10 +23,13 @@ const (
 type testedFormat interface {
 	formatName() string
 	testMap(t *testing.T)
+	checkTextDecoders(t *testing.T, m *pgtype.Map, data []byte)
 	testAllocations(t *testing.T)
 	testRoundTrip(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testRanges(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testDomains(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
+	testPaddedChar(t *testing.T, conn *pgx.Conn)
+	testOneFormPerColumn(t *testing.T, conns map[pgx.QueryExecMode]*pgx.Conn, r *rand.Rand)
 	testBatch(t *testing.T, conn *pgx.Conn, mode pgx.QueryExecMode)
 	testCopyFrom(t *testing.T, conn *pgx.Conn)
 	testCollectRows(t *testing.T, conn *pgx.Conn)

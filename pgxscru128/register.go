@@ -22,7 +22,8 @@ var idTypes = []idType{
 		stored: uuidType,
 		columns: [2]column[scru128.ID]{
 			inOwnType: uuidColumn(scru128.ErrInvalidLength, (*scru128.ID).Scan),
-			inText:    textColumn(scru128.ID.AppendText, scru128.ParseBytes, 25, (*scru128.ID).Scan),
+			inText: textColumn(uuidColumn(scru128.ErrInvalidLength, (*scru128.ID).Scan),
+				textDecoder128(scru128.ParseBytes, 25, (*scru128.ID).Scan)),
 		},
 		null:        func(n scru128.NullID) (scru128.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *scru128.NullID) (*scru128.ID, *bool) { return &n.ID, &n.Valid },
@@ -32,7 +33,8 @@ var idTypes = []idType{
 		stored: uuidType,
 		columns: [2]column[ulid.ULID]{
 			inOwnType: uuidColumn(ulid.ErrInvalidLength, (*ulid.ULID).Scan),
-			inText:    textColumn(ulid.ULID.AppendText, ulid.ParseBytes, ulid.EncodedSize, (*ulid.ULID).Scan),
+			inText: textColumn(uuidColumn(ulid.ErrInvalidLength, (*ulid.ULID).Scan),
+				textDecoder128(ulid.ParseBytes, ulid.EncodedSize, (*ulid.ULID).Scan)),
 		},
 		null:        func(n ulid.NullULID) (ulid.ULID, bool) { return n.ULID, n.Valid },
 		nullFields:  func(n *ulid.NullULID) (*ulid.ULID, *bool) { return &n.ULID, &n.Valid },
@@ -42,7 +44,8 @@ var idTypes = []idType{
 		stored: uuidType,
 		columns: [2]column[legacy.ID]{
 			inOwnType: uuidColumn(legacy.ErrInvalidLength, (*legacy.ID).Scan),
-			inText:    textColumn(legacy.ID.AppendText, legacy.ParseBytes, legacy.EncodedSize, (*legacy.ID).Scan),
+			inText: textColumn(uuidColumn(legacy.ErrInvalidLength, (*legacy.ID).Scan),
+				textDecoder128(legacy.ParseBytes, legacy.EncodedSize, (*legacy.ID).Scan)),
 		},
 		null:        func(n legacy.NullID) (legacy.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *legacy.NullID) (*legacy.ID, *bool) { return &n.ID, &n.Valid },
@@ -52,7 +55,8 @@ var idTypes = []idType{
 		stored: int8Type,
 		columns: [2]column[scru64.ID]{
 			inOwnType: int8Column(scru64.Max, scru64.ErrInvalidLength, scru64.ErrOutOfRange, (*scru64.ID).Scan),
-			inText:    textColumn(scru64.ID.AppendText, scru64.ParseBytes, 12, (*scru64.ID).Scan),
+			inText: textColumn(int8Column(scru64.Max, scru64.ErrInvalidLength, scru64.ErrOutOfRange, (*scru64.ID).Scan),
+				textDecoder64(scru64.Max, scru64.ErrOutOfRange, scru64.ParseBytes, 12, (*scru64.ID).Scan)),
 		},
 		null:        func(n scru64.NullID) (scru64.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *scru64.NullID) (*scru64.ID, *bool) { return &n.ID, &n.Valid },
@@ -62,7 +66,8 @@ var idTypes = []idType{
 		stored: int8Type,
 		columns: [2]column[ulidflake.ID]{
 			inOwnType: int8Column(ulidflake.Max, ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, (*ulidflake.ID).Scan),
-			inText:    textColumn(ulidflake.ID.AppendText, ulidflake.ParseBytes, ulidflake.EncodedSize, (*ulidflake.ID).Scan),
+			inText: textColumn(int8Column(ulidflake.Max, ulidflake.ErrInvalidLength, ulidflake.ErrOutOfRange, (*ulidflake.ID).Scan),
+				textDecoder64(ulidflake.Max, ulidflake.ErrOutOfRange, ulidflake.ParseBytes, ulidflake.EncodedSize, (*ulidflake.ID).Scan)),
 		},
 		null:        func(n ulidflake.NullID) (ulidflake.ID, bool) { return n.ID, n.Valid },
 		nullFields:  func(n *ulidflake.NullID) (*ulidflake.ID, *bool) { return &n.ID, &n.Valid },

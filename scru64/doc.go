@@ -56,7 +56,9 @@
 // [ErrOutOfRange], never written as another ID. In SQL an ID is an int64
 // (Value) for a BIGINT column, and Scan reads integers, the 12-digit text,
 // decimal text (what SQLite hands back for an integer in a TEXT column) or
-// 8 big-endian bytes; [NullID] handles NULL. [MinAt], [MaxAt], [MinAtTime] and
+// 8 big-endian bytes; [NullID] handles NULL. A value never reads back as
+// another ID: no generator mints an ID whose decimal has the 12 characters
+// of the text form ([MinTimestamp]). [MinAt], [MaxAt], [MinAtTime] and
 // [MaxAtTime] bound range queries by tick. In JSON an ID is the 12-digit
 // string, because JavaScript numbers lose precision above 2^53, and a JSON
 // integer is also accepted on input.

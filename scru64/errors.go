@@ -33,9 +33,12 @@ var (
 	// given to AppendText, MarshalText, MarshalJSON or Value.
 	ErrOutOfRange = errors.New("scru64: value out of range")
 	// ErrInvalidTimestamp means a generator was given a time before
-	// 1970-01-01T00:00:00.256Z or at or after [MaxTimestamp]'s tick (in the
-	// year 4261), whose IDs the specification reserves, or that a counter
-	// overflow would have moved the timestamp onto that reserved tick.
+	// 1970-01-01T04:14:18.880Z ([MinTimestamp]'s tick: the specification
+	// reserves timestamp 0, and the IDs of the ticks up to MinTimestamp
+	// are below 10^12, whose decimal text would read back as another ID) or
+	// at or after [MaxTimestamp]'s tick (in the year 4261), which the
+	// specification reserves, or that a counter overflow would have moved
+	// the timestamp onto that reserved tick.
 	ErrInvalidTimestamp = errors.New("scru64: invalid timestamp")
 	// ErrClockRollback means the clock was further behind the last ID's
 	// timestamp than the rollback allowance, and the caller asked for an
@@ -55,6 +58,11 @@ var (
 	// ErrAlreadyInitialized means GlobalGenerator.Initialize was called
 	// after the global generator had been configured.
 	ErrAlreadyInitialized = errors.New("scru64: the global generator is already configured")
+	// ErrAmbiguous means Scan was given 8 digits as a []byte, which read
+	// as two different IDs, as the binary form and as decimal text, or
+	// Value an ID whose decimal text, 12 digits, has the length of the
+	// text form. The error returned is an [*AmbiguousError] with both.
+	ErrAmbiguous = errors.New("scru64: input reads as two IDs")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
 	// columns into a [NullID].
 	ErrScanNull = errors.New("scru64: cannot scan NULL into ID (use NullID)")
@@ -83,6 +91,13 @@ var errs = interop.Errors{
 	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
+	Ambiguous: func(binary bool, asForm, asDecimal uint64) error {
+		form := "text"
+		if binary {
+			form = "binary"
+		}
+		return &AmbiguousError{Form: form, AsForm: ID(asForm), AsDecimal: ID(asDecimal)}
+	},
 }
 
 // LengthError reports an input whose length is not one the parser takes.
@@ -183,3 +198,35 @@ func (e *NodeSpecError) Is(target error) bool { return target == ErrInvalidNodeS
 
 // Unwrap returns Err.
 func (e *NodeSpecError) Unwrap() error { return e.Err }
+
+// AmbiguousError reports input that reads as two different IDs. Scan
+// returns it for 8 digits given as a []byte, which are the binary form and
+// decimal text, and takes neither; Value returns it, with Form "text", for
+// an ID from 10^11 to 10^12-1, whose decimal text (which a text column
+// holds after Value) has the 12 characters of the text form, as which Scan
+// reads 12 characters. No [Generator] mints such an ID: their timestamps
+// start at [MinTimestamp], where IDs are 10^12 or more. errors.Is(err,
+// [ErrAmbiguous]) reports true for it, and errors.As gives both readings.
+type AmbiguousError struct {
+	// Form is the form besides decimal text that the input has the
+	// length of: "text" (12 characters) or "binary" (8 bytes).
+	Form string
+	// AsForm is the ID the input is in Form, AsDecimal the ID it is as
+	// decimal text.
+	AsForm, AsDecimal ID
+	value             bool // returned by Value
+}
+
+// Error quotes the input and names both readings, for example
+//
+//	scru64: "12345678" is valid in 2 forms, so read as none: as the binary form, ID qxl0nudotqgo (integer 3544952156018063160); as decimal digits, ID 00000007clzi (integer 12345678); scan into a []byte for UnmarshalBinary, or into an int64, to choose
+func (e *AmbiguousError) Error() string {
+	return interop.AmbiguousText(&layout, interop.Ambiguity{
+		Binary: e.Form == "binary", Value: e.value,
+		FormText: e.AsForm.String(), DecimalText: e.AsDecimal.String(),
+		FormValue: uint64(e.AsForm), DecimalValue: uint64(e.AsDecimal),
+	})
+}
+
+// Is reports whether target is [ErrAmbiguous].
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }

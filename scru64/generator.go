@@ -142,7 +142,7 @@ func (g *Generator) NodeSpec() NodeSpec {
 // Generate returns a new ID stamped with the system clock. It returns
 // [ErrClockRollback], leaving the generator as it was, if the clock is more
 // than [DefaultRollbackAllowance] behind the last ID, [ErrInvalidTimestamp] if
-// the system clock reads before 1970-01-01T00:00:00.256Z or in the year
+// the system clock reads before 1970-01-01T04:14:18.880Z or in the year
 // 4261 or later, and [ErrNoNodeSpec] for the zero [Generator]. Generate does
 // not allocate.
 func (g *Generator) Generate() (ID, error) {
@@ -154,7 +154,7 @@ func (g *Generator) Generate() (ID, error) {
 // renewed counter. Such an ID is smaller than earlier ones and, as the
 // specification warns, may repeat one: prefer Generate or GenerateOrSleep
 // unless the node ID changes too. Its errors are [ErrInvalidTimestamp], if
-// the system clock reads before 1970-01-01T00:00:00.256Z or in the year
+// the system clock reads before 1970-01-01T04:14:18.880Z or in the year
 // 4261 or later, and [ErrNoNodeSpec] for the zero [Generator].
 func (g *Generator) GenerateOrReset() (ID, error) {
 	return g.next(wallClock.Millis(), DefaultRollbackAllowance, true)
@@ -167,7 +167,7 @@ func (g *Generator) GenerateOrReset() (ID, error) {
 // counter so often that the IDs' timestamps ran ahead of the clock by more
 // than the allowance. It checks the clock at least every 64 ms while
 // waiting. Its errors are [ErrInvalidTimestamp], if the system clock reads
-// before 1970-01-01T00:00:00.256Z or in the year 4261 or later, and
+// before 1970-01-01T04:14:18.880Z or in the year 4261 or later, and
 // [ErrNoNodeSpec] for the zero [Generator].
 func (g *Generator) GenerateOrSleep() (ID, error) {
 	for {
@@ -189,7 +189,7 @@ func (g *Generator) GenerateOrSleep() (ID, error) {
 // that timestamp is more than rollbackAllowance milliseconds (counted in
 // whole 256-ms ticks, rollbackAllowance >> 8) behind the last ID's. On error
 // the generator is left as it was. It returns [ErrInvalidTimestamp] for a
-// time before 1970-01-01T00:00:00.256Z, a timestamp at or past
+// time before 1970-01-01T04:14:18.880Z, a timestamp at or past
 // [MaxTimestamp], or a counter overflow that would reach MaxTimestamp (those
 // IDs are reserved), and [ErrNoNodeSpec] for the zero [Generator]. Given the
 // same times and counter renewals it returns exactly the IDs of the
@@ -216,7 +216,7 @@ func (g *Generator) generate(unixMillis, allowance uint64, now bool) (ID, error)
 		}
 	}
 	timestamp, prev := unixMillis>>8, g.prev.Load()
-	if prev>>nodeCtrSize-timestamp <= allowance>>8 && timestamp != 0 &&
+	if prev>>nodeCtrSize-timestamp <= allowance>>8 && timestamp >= MinTimestamp &&
 		prev&g.counterMask != g.counterMask && prev>>nodeCtrSize < MaxTimestamp &&
 		g.prev.CompareAndSwap(prev, prev+1) {
 		return ID(prev + 1), nil
@@ -249,8 +249,8 @@ func (g *Generator) next(unixMillis, allowanceMillis uint64, reset bool) (ID, er
 		return 0, ErrNoNodeSpec
 	}
 	timestamp := unixMillis >> 8
-	// One comparison for timestamp == 0 || timestamp >= [MaxTimestamp].
-	if timestamp-1 >= MaxTimestamp-1 {
+	// One comparison for timestamp < MinTimestamp || timestamp >= MaxTimestamp.
+	if timestamp-MinTimestamp >= MaxTimestamp-MinTimestamp {
 		return 0, ErrInvalidTimestamp
 	}
 	allowance := allowanceMillis >> 8

@@ -164,7 +164,7 @@ func TestRollback(t *testing.T) {
 
 func TestInvalidTimestamps(t *testing.T) {
 	g := NewGenerator(mustSpec(t, "1/1"))
-	for _, ms := range []uint64{0, 255, MaxTimestamp << 8, MaxTimestamp<<8 + 255, (MaxTimestamp + 1) << 8, 1<<64 - 1} {
+	for _, ms := range []uint64{0, 255, 256, MinTimestamp<<8 - 1, MaxTimestamp << 8, MaxTimestamp<<8 + 255, (MaxTimestamp + 1) << 8, 1<<64 - 1} {
 		if _, err := g.GenerateOrAbortCore(ms, 0); !errors.Is(err, ErrInvalidTimestamp) {
 			t.Errorf("abort core(%d) error = %v", ms, err)
 		}
@@ -173,8 +173,8 @@ func TestInvalidTimestamps(t *testing.T) {
 		}
 	}
 	// The first and last usable ticks.
-	if id, err := g.GenerateOrAbortCore(256, 0); err != nil || id.Timestamp() != 1 {
-		t.Errorf("tick 1: %s, %v", id, err)
+	if id, err := g.GenerateOrAbortCore(MinTimestamp<<8, 0); err != nil || id.Timestamp() != MinTimestamp {
+		t.Errorf("tick %d: %s, %v", MinTimestamp, id, err)
 	}
 	g = NewGeneratorWithCounterMode(mustSpec(t, "1/1"), NewDefaultCounterMode(23)) // counter renews to 0
 	if id, err := g.GenerateOrAbortCore((MaxTimestamp-1)<<8, 0); err != nil || id.Timestamp() != MaxTimestamp-1 {

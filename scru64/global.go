@@ -122,7 +122,8 @@ func (g *Global) NodeSpec() (NodeSpec, error) {
 // or call GlobalGenerator.Initialize first. The panic value is the error
 // that GlobalGenerator.Generate would return, which says so. Use
 // GlobalGenerator.GenerateOrSleep to get that error instead. It panics too
-// if the system clock reads before 1970 or in the year 4261 or later.
+// if the system clock reads before 1970-01-01T04:14:18.880Z (see
+// [MinTimestamp]) or in the year 4261 or later.
 func New() ID {
 	id, err := GlobalGenerator.GenerateOrSleep()
 	if err != nil {

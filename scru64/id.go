@@ -23,10 +23,19 @@ import (
 // node_id_size from 1 to 23. Comparing IDs as integers, or their texts,
 // orders them by time. The zero ID is valid; IDs whose timestamp is 0 or
 // [MaxTimestamp] are reserved for special purposes (dummy, error, example
-// values), and no [Generator] returns them.
+// values), and no [Generator] returns them, nor any other below
+// [MinTimestamp].
 type ID uint64
 
 const (
+	// MinTimestamp is the smallest timestamp a [Generator] mints, the tick
+	// of 1970-01-01T04:14:18.880Z: the first whose IDs are all 10^12 or
+	// more, so that an ID's decimal text, which a text column holds after
+	// Value, has at least 13 digits and never the 12 characters of the text
+	// form, as which Scan reads 12 characters. The specification reserves
+	// only timestamp 0; the ticks below MinTimestamp are 4 hours of 1970,
+	// which a clock reads only before it is set.
+	MinTimestamp = 59605 // 10^12 / 2^24, rounded up
 	// MaxTimestamp is the largest timestamp field, 36^12/2^24 - 1 =
 	// 282429536480 ticks of 256 ms, in February 4261. It is reserved.
 	MaxTimestamp = 282429536480
@@ -37,6 +46,13 @@ const (
 
 	// nodeCtrSize is the width of node_id and counter together.
 	nodeCtrSize = 24
+)
+
+// The IDs of MinTimestamp are all 10^12 or more, and those of the tick
+// before it are not: the build fails if either stops being so.
+const (
+	_ = uint64(MinTimestamp<<nodeCtrSize - 1e12)
+	_ = uint64(1e12 - 1 - (MinTimestamp-1)<<nodeCtrSize)
 )
 
 // Nil is the zero ID, whose text is 000000000000: the name

@@ -18,6 +18,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	var scanned ID
 	var srcInt, srcString any = int64(id), text
 	var srcDecimal, srcBinary any = []byte("14246757444195114"), []byte{0, 0x32, 0x9d, 0x59, 0xb4, 0xa9, 0x93, 0x2a}
+	// 13 digits of which only the decimal reading is an ID, and 13 whose
+	// two readings agree: Scan looks for a second reading without
+	// allocating.
+	var srcDigits, srcAgree any = "9000000000000", []byte("0000000000007")
 	jsonText, jsonInt := []byte(`"`+text+`"`), []byte("14246757444195114")
 	at := DefaultEpoch().Add(time.Hour)
 	runtime.GC()
@@ -36,6 +40,8 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"New":           func() { sinkID = New() },
 		"ScanDecimal":   func() { _ = scanned.Scan(srcDecimal) },
 		"ScanBinary":    func() { _ = scanned.Scan(srcBinary) },
+		"ScanDigits":    func() { _ = scanned.Scan(srcDigits) },
+		"ScanAgree":     func() { _ = scanned.Scan(srcAgree) },
 		"AppendBinary":  func() { buf, _ = id.AppendBinary(buf[:0]) },
 		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
 		"JSONInteger":   func() { _ = scanned.UnmarshalJSON(jsonInt) },

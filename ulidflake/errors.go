@@ -50,6 +50,11 @@ var (
 	// ErrInvalidOption means an option given to [NewGenerator] was out of
 	// range.
 	ErrInvalidOption = errors.New("ulidflake: invalid option")
+	// ErrAmbiguous means Scan was given digits that read as two different
+	// IDs: 13 digits are the text form and decimal text, and 8 digits
+	// given as a []byte the binary form and decimal text. The error
+	// returned is an [*AmbiguousError] with both.
+	ErrAmbiguous = errors.New("ulidflake: input reads as two IDs")
 	// ErrScanNull means SQL NULL was scanned into an ID; scan nullable
 	// columns into a [NullID].
 	ErrScanNull = errors.New("ulidflake: cannot scan NULL into ID (use NullID)")
@@ -78,6 +83,13 @@ var errs = interop.Errors{
 	ScanNull: ErrScanNull,
 	ScanType: ErrScanType,
 	JSON:     errJSON,
+	Ambiguous: func(binary bool, asForm, asDecimal uint64) error {
+		form := "text"
+		if binary {
+			form = "binary"
+		}
+		return &AmbiguousError{Form: form, AsForm: ID(asForm), AsDecimal: ID(asDecimal)}
+	},
 }
 
 // LengthError reports an input whose length is not one the parser takes.
@@ -157,3 +169,37 @@ func (e *FieldError) Error() string {
 
 // Is reports whether target is [ErrOutOfRange].
 func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }
+
+// AmbiguousError reports digits given to Scan that read as two different
+// IDs, of which Scan takes neither: 13 digits are the text form and
+// decimal text (an ID of the first 15m53.674s to 2h38m56.743s after its
+// epoch has a 13-digit decimal, which a text column holds after Value),
+// and 8 digits given as a []byte are the binary form and decimal text.
+// Neither a string nor a []byte says which form the column holds; an
+// int64 does. Where one reading is no ID, or both give the same ID, Scan
+// takes it without this error. errors.Is(err, [ErrAmbiguous]) reports true
+// for it, and errors.As gives both readings to a caller that knows the
+// column's form; to read such a column, scan into a string and [Parse] it
+// (text), or scan into an int64 (decimal).
+type AmbiguousError struct {
+	// Form is the form besides decimal text that the input has the
+	// length of: "text" (13 characters) or "binary" (8 bytes).
+	Form string
+	// AsForm is the ID the input is in Form, AsDecimal the ID it is as
+	// decimal text.
+	AsForm, AsDecimal ID
+}
+
+// Error quotes the input and names both readings, for example
+//
+//	ulidflake: "3774874268538" is valid in 2 forms, so read as none: as text, ID 3774874268538 (integer 3718997170769368168); as decimal digits, ID 00003DVM0MCVT (integer 3774874268538); scan into a string for Parse, or into an int64, to choose
+func (e *AmbiguousError) Error() string {
+	return interop.AmbiguousText(&layout, interop.Ambiguity{
+		Binary: e.Form == "binary", Value: false,
+		FormText: e.AsForm.String(), DecimalText: e.AsDecimal.String(),
+		FormValue: uint64(e.AsForm), DecimalValue: uint64(e.AsDecimal),
+	})
+}
+
+// Is reports whether target is [ErrAmbiguous].
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }

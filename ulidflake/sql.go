@@ -10,23 +10,33 @@ import (
 //
 //   - an int64 (a BIGINT column) or a uint64 (from drivers of unsigned
 //     columns);
-//   - as a string or []byte, the 13-digit text, or the decimal text of the
-//     integer (what SQLite hands back for an integer stored in a TEXT
+//   - as a string or []byte, the 13-character text, or the decimal text of
+//     the integer (what SQLite hands back for an integer stored in a TEXT
 //     column): digits 0-9 only, no sign or spaces;
 //   - as a []byte, the 8 big-endian bytes.
 //
-// The forms are told apart by length: 13 bytes are the text form (so a
-// decimal number of exactly 13 digits, below 10^13, cannot be read as
-// text; with the default epoch no ID minted after 2024-01-01T00:00:09.5Z is
-// that small), 8 bytes given as a []byte are the binary form, and anything
-// else is decimal. A negative integer, or a value above 2^63-1, is
-// [ErrOutOfRange]; a bad character is an [*InvalidCharacterError] with its
-// offset, and empty text a [*LengthError] (matching [ErrInvalidLength]).
-// SQL NULL is [ErrScanNull]: scan nullable columns into a [NullID]. Other
-// source types are an error wrapping [ErrScanType]. Scan does not retain
-// src; on error id is left unchanged.
+// The forms are told apart by length: 13 bytes are the text form, 8 bytes
+// given as a []byte the binary form, and anything else decimal text. Digits
+// alone can have two readings. An ID of the first 15m53.674s to
+// 2h38m56.743s after its epoch (2024-01-01T00:00:00Z, or a generator's
+// own) has 13 decimal digits, which a TEXT column holds after Value, and
+// some IDs' text is all digits; 8 digits given as a []byte are also the
+// binary form of an ID about a century after its epoch. Where both
+// readings are IDs and differ, Scan takes neither: it returns an
+// [*AmbiguousError] (matching [ErrAmbiguous]) that names both, so that a
+// value never reads back as another ID. Where only one reading is an ID,
+// or both give the same one, Scan takes it. An integer source has one
+// reading. To read a text column known to hold one form, scan into a
+// string and [Parse] it (text), or into an int64 (decimal).
+//
+// A negative integer, or a value above 2^63-1, is [ErrOutOfRange]; a bad
+// character is an [*InvalidCharacterError] with its offset, and empty text
+// a [*LengthError] (matching [ErrInvalidLength]). SQL NULL is
+// [ErrScanNull]: scan nullable columns into a [NullID]. Other source types
+// are an error wrapping [ErrScanType]. Scan does not retain src; on error
+// id is left unchanged.
 func (id *ID) Scan(src any) error {
-	return interop.Scan64(id, src, uint64(Max), EncodedSize, Parse, &errs)
+	return interop.Scan64(id, src, uint64(Max), EncodedSize, Parse, false, &errs)
 }
 
 // Value implements database/sql/driver.Valuer: the int64 form, for a
@@ -34,9 +44,10 @@ func (id *ID) Scan(src any) error {
 // [ErrOutOfRange] for a negative id.
 //
 // A TEXT column given the int64 stores decimal text, which Scan reads
-// back but which sorts as text, not by value, once IDs differ in their
-// number of digits; to keep a text column in ID order store the 13-digit
-// text instead (pass id.String()).
+// back (but for IDs whose 13 digits also read as the text form of another
+// ID: see [ID.Scan]) and which sorts as text, not by value, once IDs
+// differ in their number of digits; to keep a text column in ID order
+// store the 13-character text instead (pass id.String()).
 func (id ID) Value() (driver.Value, error) {
 	if id < 0 {
 		return nil, ErrOutOfRange

@@ -21,6 +21,9 @@
 // In SQL an ID is an int64 (Value) for a BIGINT column, and Scan reads
 // integers, the 13-digit text, decimal text (what SQLite hands back for an
 // integer in a TEXT column) or 8 big-endian bytes; [NullID] handles NULL.
+// A value never reads back as another ID: digits that are both the text
+// form and another ID's decimal (an ID of the first hours after its epoch
+// has 13 digits) are refused with an [*AmbiguousError].
 // [MinAt], [MaxAt], [MinAtTime] and [MaxAtTime] bound range queries. In JSON an ID
 // is the 13-digit string, and a JSON integer is also accepted on input.
 //

@@ -190,7 +190,9 @@ func TestInterop(t *testing.T) {
 			{Src: []byte("1424675744419511x"), Err: ErrInvalidCharacter, Offset: 16},
 			{Src: "9223372036854775808", Err: ErrOutOfRange, Offset: -1}, // 2^63
 			{Src: "00CMXB6TAK4SI", Err: ErrInvalidCharacter, Offset: 12}, // 13 bytes: the text form
-			{Src: "8000000000000", Err: ErrOutOfRange, Offset: -1},
+			{Src: "8ZZZZZZZZZZZZ", Err: ErrOutOfRange, Offset: -1},
+			{Src: "3774874268538", Err: ErrAmbiguous, Offset: -1},    // text, and decimal text
+			{Src: []byte("12345678"), Err: ErrAmbiguous, Offset: -1}, // binary, and decimal text
 			{Src: []byte{0x80, 0, 0, 0, 0, 0, 0, 0}, Err: ErrOutOfRange, Offset: -1},
 			{Src: int64(-1), Err: ErrOutOfRange, Offset: -1},
 			{Src: uint64(1) << 63, Err: ErrOutOfRange, Offset: -1},

@@ -29,6 +29,20 @@ const (
 // 128-bit format before a minter is made.
 func (k *kind[T]) encoder(o outputForm) func([]byte, T) []byte {
 	switch {
+	case o.kind == asHex && k.toUUID == nil:
+		// A 64-bit ID's 16 hex digits are all decimal digits for many
+		// IDs, and Scan reads digits as the decimal integer: "0x" says
+		// what they are, and makes Scan refuse them rather than read
+		// another ID. (32 hex digits are a 128-bit ID's UUID form.)
+		return func(b []byte, id T) []byte {
+			var raw [8]byte
+			start := len(b)
+			b = appendHex(append(b, "0x"...), k.appendBytes(raw[:0], id), o.upper)
+			if o.upper {
+				upperASCII(b[start : start+2])
+			}
+			return b
+		}
 	case o.kind == asHex:
 		return func(b []byte, id T) []byte {
 			var raw [16]byte

@@ -65,9 +65,10 @@ var formats = []*format{
 	},
 	{
 		name: "scru64", title: "SCRU64", textLen: 12, size: 8, node: true,
-		// A generator needs a time of at least one tick, and keeps the
-		// last tick, MaxTimestamp, reserved.
-		minMillis: 256, maxMillis: scru64.MaxTimestamp<<8 - 1,
+		// A generator needs a time in MinTimestamp's tick or later (its
+		// IDs' decimal text has 13 digits or more), and keeps the last
+		// tick, MaxTimestamp, reserved.
+		minMillis: scru64.MinTimestamp << 8, maxMillis: scru64.MaxTimestamp<<8 - 1,
 		sample: "0u375nxqh5cq",
 		mints: []benchMint{
 			{"Generator.Generate", func() func() error {

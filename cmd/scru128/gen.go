@@ -27,7 +27,7 @@ Flags:
   -upper       print letters in upper case
   -uuid        print each ID's 16 bytes as a UUID, 8-4-4-4-12 (128-bit formats)
   -hex         print each ID's bytes as hexadecimal digits: 32 for a 128-bit
-               format, 16 for a 64-bit one
+               format, 0x and 16 for a 64-bit one (its integer in hex)
   -node SPEC   the node spec of a format minted under a node ID: 42/8 (node
                ID 42, 8 bits), 0xb00/12, or the last ID and size to continue
                after, 0u375nxqh5cq/8 (default: $SCRU64_NODE_SPEC)

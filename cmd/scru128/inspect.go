@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fastid/scru128/internal/interop"
 )
 
 var inspectUsage = `Usage: scru128 inspect [flags] [ID ...]
@@ -258,19 +259,13 @@ type ambiguousError struct {
 }
 
 func (e *ambiguousError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "valid in %d formats, so read as none:", len(e.readings))
+	readings := make([]interop.Reading, len(e.readings))
 	names := make([]string, len(e.readings))
 	for i, r := range e.readings {
-		sep := ";"
-		if i == 0 {
-			sep = ""
-		}
-		fmt.Fprintf(&b, "%s as %s, %s", sep, r.format, formatTime(r.time, e.loc))
+		readings[i] = interop.Reading{As: r.format, Gives: formatTime(r.time, e.loc)}
 		names[i] = "-format " + r.format
 	}
-	fmt.Fprintf(&b, " (%s chooses)", joinList(names, "or"))
-	return b.String()
+	return interop.ReadingsText("formats", readings, "so read as none") + " (" + joinList(names, "or") + " chooses)"
 }
 
 // foreignHint returns a warning if the bytes of a UUID or hex input, read

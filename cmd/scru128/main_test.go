@@ -851,6 +851,17 @@ func isUUID(upper bool) func(string) bool {
 
 func isHex(n int, upper bool) func(string) bool {
 	return func(s string) bool {
+		if n == 16 {
+			// A 64-bit ID's hex digits come after 0x (0X with -upper).
+			prefix := "0x"
+			if upper {
+				prefix = "0X"
+			}
+			var ok bool
+			if s, ok = strings.CutPrefix(s, prefix); !ok {
+				return false
+			}
+		}
 		// Digits alone are either case: only a letter of the wrong case fails.
 		wrongCase := "ABCDEF"
 		if upper {

@@ -153,3 +153,61 @@ func (e *MustError) Error() string {
 // Unwrap returns the error of Parse, so that errors.Is and errors.As see
 // the format's own errors in a recovered panic.
 func (e *MustError) Unwrap() error { return e.Err }
+
+// Reading is one way to read an input that has more than one.
+type Reading struct {
+	As    string // what the input is read as: a form, a format
+	Gives string // what it then is
+}
+
+// ReadingsText names every reading of an input valid in more than one
+// way, for an error that says why none was taken: with kind "formats" and
+// verdict "so read as none",
+//
+//	valid in 2 formats, so read as none: as ulid, 2016-07-30T23:54:10.259Z; as legacy, 2067-07-18T00:59:40.831Z
+func ReadingsText(kind string, readings []Reading, verdict string) string {
+	var b strings.Builder
+	b.WriteString("valid in " + strconv.Itoa(len(readings)) + " " + kind + ", " + verdict + ":")
+	for i, r := range readings {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(" as " + r.As + ", " + r.Gives)
+	}
+	return b.String()
+}
+
+// Ambiguity is what a 64-bit format's AmbiguousError holds: input of all
+// digits that reads as two IDs, as the text form (or, Binary set, the 8
+// bytes of the binary form) and as decimal text, and the two IDs, each as
+// its text and its integer. Value is set when the input is the decimal
+// text Value would have a text column hold, and Value refused it.
+type Ambiguity struct {
+	Binary                  bool
+	Value                   bool
+	FormText, DecimalText   string
+	FormValue, DecimalValue uint64
+}
+
+// AmbiguousText is the text of a 64-bit format's AmbiguousError, which
+// quotes the input (its digits are the decimal reading's, padded with
+// zeros to the form's length) and names both readings:
+//
+//	ulidflake: "3774874268538" is valid in 2 forms, so read as none: as text, ID 3774874268538 (integer 3718997170702129250); as decimal digits, ID 00003DVM0MCVT (integer 3774874268538); scan into a string for Parse, or into an int64, to choose
+func AmbiguousText(l *Layout, a Ambiguity) string {
+	form, width, choose := "text", l.TextLen, "scan into a string for Parse, or into an int64, to choose"
+	if a.Binary {
+		form, width, choose = "the binary form", l.BinaryLen, "scan into a []byte for UnmarshalBinary, or into an int64, to choose"
+	}
+	digits := strconv.FormatUint(a.DecimalValue, 10)
+	input := strconv.Quote(strings.Repeat("0", max(0, width-len(digits))) + digits)
+	readings := []Reading{
+		{form, "ID " + a.FormText + " (integer " + strconv.FormatUint(a.FormValue, 10) + ")"},
+		{"decimal digits", "ID " + a.DecimalText + " (integer " + digits + ")"},
+	}
+	if a.Value {
+		return l.Name + ": the decimal text of ID " + a.DecimalText + ", " + input + ", is " +
+			ReadingsText("forms", readings, "so Value writes none")
+	}
+	return l.Name + ": " + input + " is " + ReadingsText("forms", readings, "so read as none") + "; " + choose
+}

@@ -29,6 +29,11 @@ type Errors struct {
 	ScanType error
 	// JSON describes JSON of a kind the ID type does not accept.
 	JSON error
+	// Ambiguous returns a 64-bit format's *AmbiguousError for input of
+	// all digits that reads as two IDs: as the binary form (8 bytes) or
+	// the text form (binary false), which gives asForm, and as decimal
+	// text, which gives asDecimal. Nil for a 128-bit format.
+	Ambiguous func(binary bool, asForm, asDecimal uint64) error
 }
 
 // text is what the parsers accept; each instantiation compiles separately,

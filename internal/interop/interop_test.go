@@ -310,3 +310,30 @@ func TestNullHelpers(t *testing.T) {
 		t.Errorf("UnmarshalNullJSON(7) = %d, %v, %v", id, valid, err)
 	}
 }
+
+func TestDigits(t *testing.T) {
+	for _, tc := range []struct {
+		s  string
+		v  uint64
+		ok bool
+	}{
+		{"0", 0, true}, {"0000000000009", 9, true}, {"3774874268538", 3774874268538, true},
+		{"9999999999999999999", 9999999999999999999, true},
+		{"", 0, false}, {"12345678901234567890", 0, false}, {"12a", 0, false}, {"-1", 0, false}, {"1 ", 0, false},
+	} {
+		if v, ok := Digits(tc.s); v != tc.v || ok != tc.ok {
+			t.Errorf("Digits(%q) = %d, %v", tc.s, v, ok)
+		}
+		if v, ok := Digits([]byte(tc.s)); v != tc.v || ok != tc.ok {
+			t.Errorf("Digits([]byte %q) = %d, %v", tc.s, v, ok)
+		}
+	}
+}
+
+func TestReadingsText(t *testing.T) {
+	got := ReadingsText("formats", []Reading{{"ulid", "2016-07-30T23:54:10.259Z"}, {"legacy", "2067-07-18T00:59:40.831Z"}}, "so read as none")
+	want := "valid in 2 formats, so read as none: as ulid, 2016-07-30T23:54:10.259Z; as legacy, 2067-07-18T00:59:40.831Z"
+	if got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -98,7 +98,17 @@ func Scan128[T ~[16]byte](id *T, src any, textLen int, parse func(string) (T, er
 // the 8 big-endian bytes. A negative integer and any value above max are
 // e.Range. SQL NULL is e.ScanNull and any other source type
 // [ScanTypeError]. On error *id is left unchanged; src is not retained.
-func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
+//
+// Input of all digits can have two readings: textLen digits are the text
+// form and decimal text, and 8 digits given as a []byte the binary form
+// and decimal text (the driver hands a text column and a binary one alike
+// as a []byte, and a string decides nothing either). Where both readings
+// are IDs and they differ, Scan64 takes neither and returns e.Ambiguous
+// with both, unless textDecides is set: then textLen bytes are always the
+// text form, for a format whose writers never produce a decimal of textLen
+// digits. Where only one reading is an ID, that one is taken. An integer
+// source has one reading: its type decides.
+func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse func(string) (T, error), textDecides bool, e *Errors) error {
 	var n uint64
 	switch src := src.(type) {
 	case int64:
@@ -109,12 +119,12 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 	case uint64:
 		n = src
 	case string:
-		return scanText64(id, src, FormScan, max, textLen, parse, e)
+		return scanText64(id, src, FormScan, max, textLen, parse, textDecides, e)
 	case []byte:
 		if len(src) == 8 {
-			return UnmarshalBinary64(id, src, max, textLen, parse, e)
+			return scanBinary64(id, src, max, textLen, parse, e)
 		}
-		return scanText64(id, bytesView(src), FormScanBytes, max, textLen, parse, e)
+		return scanText64(id, bytesView(src), FormScanBytes, max, textLen, parse, textDecides, e)
 	case nil:
 		return e.ScanNull
 	default:
@@ -128,9 +138,31 @@ func Scan64[T ~int64 | ~uint64](id *T, src any, max uint64, textLen int, parse f
 }
 
 // scanText64 is [Scan64] for text: the text form, or decimal text.
-func scanText64[T ~int64 | ~uint64](id *T, s string, form Form, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
+func scanText64[T ~int64 | ~uint64](id *T, s string, form Form, max uint64, textLen int, parse func(string) (T, error), textDecides bool, e *Errors) error {
 	if len(s) == textLen {
-		return set(id, parse, s)
+		v, err := parse(s)
+		if textDecides {
+			if err != nil {
+				return err
+			}
+			*id = v
+			return nil
+		}
+		// A text form has letters but for a few IDs, so the loop that
+		// looks for a second reading mostly stops within a few bytes.
+		d, digits := Digits(s)
+		switch {
+		case !digits || d > max:
+			if err != nil {
+				return err
+			}
+		case err != nil:
+			v = T(d) // the text form is no ID; decimal text is
+		case uint64(v) != d:
+			return e.Ambiguous(false, uint64(v), d)
+		}
+		*id = v
+		return nil
 	}
 	n, err := ParseDecimal(s, form, max, e)
 	if err != nil {
@@ -138,6 +170,43 @@ func scanText64[T ~int64 | ~uint64](id *T, s string, form Form, max uint64, text
 	}
 	*id = T(n)
 	return nil
+}
+
+// scanBinary64 is [Scan64] for 8 bytes given as a []byte: the binary form,
+// unless they are 8 digits, which are decimal text too.
+func scanBinary64[T ~int64 | ~uint64](id *T, b []byte, max uint64, textLen int, parse func(string) (T, error), e *Errors) error {
+	d, digits := Digits(b)
+	if !digits {
+		return UnmarshalBinary64(id, b, max, textLen, parse, e)
+	}
+	// 8 digits, 0x30 to 0x39 each, read as bytes give a value from
+	// 0x3030303030303030 up: never the decimal reading, below 10^8.
+	if v := binary.BigEndian.Uint64(b); v <= max {
+		return e.Ambiguous(true, v, d)
+	}
+	if d > max {
+		return e.Range
+	}
+	*id = T(d)
+	return nil
+}
+
+// Digits returns the value of s if s is one or more digits 0-9 and nothing
+// else, and whether it is; more than 19 digits, which may not fit 64 bits,
+// are reported as no digits. It does not allocate.
+func Digits[S text](s S) (uint64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for i := range len(s) {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
 }
 
 // bytesView returns the bytes of b as a string without copying them, for

@@ -2,6 +2,7 @@ package naive
 
 import (
 	"encoding/hex"
+	"errors"
 	"math/big"
 	"strings"
 )
@@ -79,20 +80,67 @@ func Scan128(s []byte, isBytes bool, textLen int, text func([]byte) ([16]byte, i
 	return DecodeUUID(s)
 }
 
+// ErrAmbiguous is the reference's error for input that reads as two
+// different IDs; the error returned is an [*AmbiguousError] that wraps it.
+var ErrAmbiguous = errors.New("naive: reads as two IDs")
+
+// AmbiguousError holds the two readings of input of all digits: as the
+// binary form (Binary set) or the text form, and as decimal text.
+type AmbiguousError struct {
+	Binary            bool
+	AsForm, AsDecimal uint64
+}
+
+func (e *AmbiguousError) Error() string { return ErrAmbiguous.Error() }
+
+func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
+
 // Scan64 is the reference Scan of a 64-bit format for a string source
-// (isBytes false) or a []byte one: 8 bytes given as []byte are the
-// big-endian binary form ([ErrOutOfRange] above max); textLen bytes are the
-// format's text, which text decodes; anything else is decimal text.
-func Scan64(s []byte, isBytes bool, textLen int, text func([]byte) (uint64, int, error), max uint64) (uint64, int, error) {
+// (isBytes false) or a []byte one. The input may be in the binary form (8
+// bytes given as []byte, big-endian, [ErrOutOfRange] above max), the
+// format's text (textLen bytes, which text decodes) or decimal text; a
+// length that is neither of the first two is decimal text alone. Input of
+// the binary or text form's length that is all digits has a second
+// reading, as decimal text: if both readings are IDs and differ, the
+// result is an [*AmbiguousError]; if one is, that one; if neither, the
+// error of the binary or text reading. With textDecides the text form's
+// length is the text form alone.
+func Scan64(s []byte, isBytes bool, textLen int, text func([]byte) (uint64, int, error), max uint64, textDecides bool) (uint64, int, error) {
+	var form uint64
+	var formOffset int
+	var formErr error
+	binary := isBytes && len(s) == 8
 	switch {
-	case isBytes && len(s) == 8:
+	case binary:
 		v := new(big.Int).SetBytes(s)
 		if v.Cmp(new(big.Int).SetUint64(max)) > 0 {
-			return 0, -1, ErrOutOfRange
+			formOffset, formErr = -1, ErrOutOfRange
+		} else {
+			form, formOffset = v.Uint64(), -1
 		}
-		return v.Uint64(), -1, nil
 	case len(s) == textLen:
-		return text(s)
+		form, formOffset, formErr = text(s)
+		if textDecides {
+			return form, formOffset, formErr
+		}
+	default:
+		return DecodeDecimal(s, max)
 	}
-	return DecodeDecimal(s, max)
+	allDigits := len(s) > 0
+	for _, c := range s {
+		allDigits = allDigits && '0' <= c && c <= '9'
+	}
+	if !allDigits {
+		return form, formOffset, formErr
+	}
+	decimal, _, decimalErr := DecodeDecimal(s, max)
+	switch {
+	case formErr != nil && decimalErr != nil:
+		return form, formOffset, formErr
+	case formErr != nil:
+		return decimal, -1, nil
+	case decimalErr != nil, form == decimal:
+		return form, formOffset, nil
+	}
+	return 0, -1, &AmbiguousError{Binary: binary, AsForm: form, AsDecimal: decimal}
 }

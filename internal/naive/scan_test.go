@@ -56,16 +56,43 @@ func TestScanRules(t *testing.T) {
 		t.Fatal("the text length goes to the text decoder")
 	}
 	text64 := func([]byte) (uint64, int, error) { return 7, -1, nil }
-	if v, _, err := Scan64([]byte{0, 0, 0, 0, 0, 0, 0, 9}, true, 12, text64, 100); err != nil || v != 9 {
+	if v, _, err := Scan64([]byte{0, 0, 0, 0, 0, 0, 0, 9}, true, 12, text64, 100, false); err != nil || v != 9 {
 		t.Fatal("8 bytes as []byte are the binary form")
 	}
-	if _, _, err := Scan64([]byte{1, 0, 0, 0, 0, 0, 0, 9}, true, 12, text64, 100); !errors.Is(err, ErrOutOfRange) {
+	if _, _, err := Scan64([]byte{1, 0, 0, 0, 0, 0, 0, 9}, true, 12, text64, 100, false); !errors.Is(err, ErrOutOfRange) {
 		t.Fatal("8 bytes above max")
 	}
-	if v, _, err := Scan64([]byte("12345678"), false, 12, text64, 1e9); err != nil || v != 12345678 {
+	if v, _, err := Scan64([]byte("12345678"), false, 12, text64, 1e9, false); err != nil || v != 12345678 {
 		t.Fatal("8 bytes as a string are decimal")
 	}
-	if v, _, _ := Scan64([]byte("123456789012"), false, 12, text64, 1e15); v != 7 {
+	if v, _, _ := Scan64([]byte("12345678901a"), false, 12, text64, 1e15, false); v != 7 {
 		t.Fatal("the text length goes to the text decoder")
+	}
+	// All digits: a second reading, as decimal text.
+	var amb *AmbiguousError
+	if _, _, err := Scan64([]byte("123456789012"), false, 12, text64, 1e15, false); !errors.As(err, &amb) ||
+		*amb != (AmbiguousError{false, 7, 123456789012}) {
+		t.Fatalf("text and decimal readings that differ: %v", err)
+	}
+	if v, _, err := Scan64([]byte("123456789012"), false, 12, text64, 1e15, true); err != nil || v != 7 {
+		t.Fatal("textDecides: the text length is the text form alone")
+	}
+	if _, _, err := Scan64([]byte("12345678"), true, 12, text64, 1<<63, false); !errors.As(err, &amb) ||
+		*amb != (AmbiguousError{true, 0x3132333435363738, 12345678}) {
+		t.Fatalf("binary and decimal readings that differ: %v", err)
+	}
+	if v, _, err := Scan64([]byte("12345678"), true, 12, text64, 1e9, false); err != nil || v != 12345678 {
+		t.Fatal("8 digits whose binary reading is above max are decimal")
+	}
+	seven := func([]byte) (uint64, int, error) { return 7, -1, nil }
+	if v, _, err := Scan64([]byte("000000000007"), false, 12, seven, 1e15, false); err != nil || v != 7 {
+		t.Fatal("readings that agree")
+	}
+	bad := func([]byte) (uint64, int, error) { return 0, -1, ErrOutOfRange }
+	if v, _, err := Scan64([]byte("900000000000"), false, 12, bad, 1e15, false); err != nil || v != 9e11 {
+		t.Fatal("a text reading that is no ID leaves the decimal one")
+	}
+	if _, _, err := Scan64([]byte("900000000000"), false, 12, bad, 1e5, false); !errors.Is(err, ErrOutOfRange) {
+		t.Fatal("neither reading an ID: the text reading's error")
 	}
 }

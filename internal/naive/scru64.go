@@ -17,6 +17,10 @@ const (
 	// SCRU64MaxTimestamp is the largest timestamp field, 36^12/2^24 - 1.
 	// It is reserved, as is 0.
 	SCRU64MaxTimestamp = 282429536480
+	// SCRU64MinTimestamp is the smallest timestamp the generator mints:
+	// the first tick whose IDs are all 10^12 or more (10^12 / 2^24,
+	// rounded up), so that no ID minted has a 12-digit decimal text.
+	SCRU64MinTimestamp = (1_000_000_000_000 + 1<<24 - 1) / (1 << 24)
 )
 
 // ErrInvalidNodeSpec is the reference's one error for a rejected node spec.
@@ -92,12 +96,13 @@ type SCRU64Core struct {
 // Generate returns the next ID for a Unix time in milliseconds, with the
 // rollback allowance in milliseconds, in the OrAbort form (abort set) or
 // the OrReset form. It returns [ErrInvalidTimestamp] instead of an ID whose
-// timestamp would be 0 or [SCRU64MaxTimestamp] (reserved) or beyond, and
+// timestamp would be below [SCRU64MinTimestamp] or [SCRU64MaxTimestamp]
+// (reserved) or beyond, and
 // [ErrClockRollback] in the OrAbort form. On error the state is unchanged.
 func (c *SCRU64Core) Generate(unixMillis, allowanceMillis uint64, abort bool) (uint64, error) {
 	timestamp := unixMillis / 256
 	allowance := allowanceMillis / 256
-	if timestamp == 0 || timestamp >= SCRU64MaxTimestamp {
+	if timestamp < SCRU64MinTimestamp || timestamp >= SCRU64MaxTimestamp {
 		return 0, ErrInvalidTimestamp
 	}
 	counterSize := 24 - c.NodeIDSize
@@ -144,8 +149,8 @@ func (c *SCRU64Core) Generate(unixMillis, allowanceMillis uint64, abort bool) (u
 // next 3 bytes. Each call then takes three bytes: an operation byte (bit 0:
 // the OrAbort form; bits 1-3: how the time moves; bits 4-6: the allowance)
 // and a 16-bit value v. Times move within a tick, across one, back within
-// and beyond any allowance, to invalid values and around the reserved last
-// tick; allowances include 0, under one tick and more than any time.
+// and beyond any allowance, to invalid values, around the first tick
+// minted and around the reserved last tick; allowances include 0, under one tick and more than any time.
 func DecodeSCRU64Steps(data []byte) (nodeIDSize uint8, nodeID uint32, steps []Step, stream []byte) {
 	if len(data) < 5 {
 		return 1, 0, nil, nil
@@ -172,7 +177,11 @@ func DecodeSCRU64Steps(data []byte) (nodeIDSize uint8, nodeID uint32, steps []St
 		case 4:
 			ms = prev - v*1024 // may pass any allowance
 		case 5:
-			ms = v % 1024 // includes tick 0, which is invalid
+			if v&1 == 0 {
+				ms = v % 1024 // includes tick 0, which is invalid
+			} else {
+				ms = SCRU64MinTimestamp*256 - 2048 + v%4096 // around the first tick minted
+			}
 		case 6:
 			ms = top - 2048 + v%4096 // around the reserved last tick
 		case 7:
@@ -180,7 +189,7 @@ func DecodeSCRU64Steps(data []byte) (nodeIDSize uint8, nodeID uint32, steps []St
 		}
 		allowances := [8]uint64{10_000, 0, 255, 256, 1000, v * 16, 1 << 63, 1<<64 - 1}
 		steps = append(steps, Step{ms, allowances[op>>4&7], op&1 == 1})
-		if ms>>8 != 0 && ms>>8 < SCRU64MaxTimestamp {
+		if ms>>8 >= SCRU64MinTimestamp && ms>>8 < SCRU64MaxTimestamp {
 			prev = ms
 		}
 	}
