@@ -35,7 +35,7 @@ func generateQuery(t *testing.T, conn *pgx.Conn, q string) minted {
 	t.Helper()
 	ctx := context.Background()
 	var m minted
-	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.before); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_catalog.clock_timestamp()").Scan(&m.before); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := conn.Query(ctx, q)
@@ -49,7 +49,7 @@ func generateQuery(t *testing.T, conn *pgx.Conn, q string) minted {
 	for _, b := range raw {
 		m.ids = append(m.ids, scru128.FromUUID(b))
 	}
-	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.after); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_catalog.clock_timestamp()").Scan(&m.after); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -293,6 +293,28 @@ func TestSQLGenerateRollback(t *testing.T) {
 				all = append(append(all, lost...), next.ids...)
 			}
 		})
+	}
+}
+
+// TestSQLGenerateDiscardAll mints, ends the session's state with DISCARD
+// ALL, as a connection pool does between clients, and mints again, twenty
+// times: each ID is above all before it. DISCARD ALL cannot share a batch
+// with other statements, so this runs apart from TestSQLGenerateRollback.
+func TestSQLGenerateDiscardAll(t *testing.T) {
+	f := installSQLFunctions(t)
+	config := f.config.Copy()
+	config.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec // DISCARD ALL drops prepared statements
+	conn := connectConfig(t, config)
+	all := generate(t, conn, 5).ids
+	for range 20 {
+		if _, err := conn.Exec(context.Background(), "DISCARD ALL"); err != nil {
+			t.Fatal(err)
+		}
+		// DISCARD ALL resets the search_path too.
+		m := generateQuery(t, conn, fmt.Sprintf("SELECT %s.scru128_generate() FROM pg_catalog.generate_series(1, 3)", f.schema))
+		checkMinted(t, m)
+		checkAbove(t, all, m.ids)
+		all = append(all, m.ids...)
 	}
 }
 

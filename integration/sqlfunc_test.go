@@ -568,6 +568,14 @@ func sqlParse(t *testing.T, conn *pgx.Conn, f funcFormat, s string) (p parsed, c
 		return p, "", ""
 	}
 	code, text = pgError(t, err)
+	return classifySQLParseError(t, f, s, text), code, text
+}
+
+// classifySQLParseError reads what a SQL parser found wrong with s from
+// the message it raised: the length it names, or the offset of the bad
+// byte, or that the value is out of range.
+func classifySQLParseError(t *testing.T, f funcFormat, s, text string) (p parsed) {
+	t.Helper()
 	lengthMsg := regexp.MustCompile(`: length (\d+) bytes, want ` + strconv.Itoa(f.size) + `$`)
 	charMsg := regexp.MustCompile(`(?s): invalid character .* \(byte 0x([0-9a-f]{2})\) at offset (\d+)$`)
 	switch {
@@ -589,7 +597,7 @@ func sqlParse(t *testing.T, conn *pgx.Conn, f funcFormat, s string) (p parsed, c
 	default:
 		p.err = "unrecognized"
 	}
-	return p, code, text
+	return p
 }
 
 // TestSQLParseHostile gives the SQL parsers every string of the Go
