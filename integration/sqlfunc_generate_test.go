@@ -2,6 +2,9 @@ package integration
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
@@ -35,7 +38,7 @@ func generateQuery(t *testing.T, conn *pgx.Conn, q string) minted {
 	t.Helper()
 	ctx := context.Background()
 	var m minted
-	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.before); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_catalog.clock_timestamp()").Scan(&m.before); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := conn.Query(ctx, q)
@@ -49,7 +52,7 @@ func generateQuery(t *testing.T, conn *pgx.Conn, q string) minted {
 	for _, b := range raw {
 		m.ids = append(m.ids, scru128.FromUUID(b))
 	}
-	if err := conn.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&m.after); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_catalog.clock_timestamp()").Scan(&m.after); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -296,6 +299,28 @@ func TestSQLGenerateRollback(t *testing.T) {
 	}
 }
 
+// TestSQLGenerateDiscardAll mints, ends the session's state with DISCARD
+// ALL, as a connection pool does between clients, and mints again, twenty
+// times: each ID is above all before it. DISCARD ALL cannot share a batch
+// with other statements, so this runs apart from TestSQLGenerateRollback.
+func TestSQLGenerateDiscardAll(t *testing.T) {
+	f := installSQLFunctions(t)
+	config := f.config.Copy()
+	config.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec // DISCARD ALL drops prepared statements
+	conn := connectConfig(t, config)
+	all := generate(t, conn, 5).ids
+	for range 20 {
+		if _, err := conn.Exec(context.Background(), "DISCARD ALL"); err != nil {
+			t.Fatal(err)
+		}
+		// DISCARD ALL resets the search_path too.
+		m := generateQuery(t, conn, fmt.Sprintf("SELECT %s.scru128_generate() FROM pg_catalog.generate_series(1, 3)", f.schema))
+		checkMinted(t, m)
+		checkAbove(t, all, m.ids)
+		all = append(all, m.ids...)
+	}
+}
+
 // runBatch sends stmts to the server in one batch and returns the first
 // column of the rows of each.
 func runBatch(t *testing.T, conn *pgx.Conn, stmts []string) [][]any {
@@ -342,46 +367,68 @@ func idsOf(t *testing.T, values []any) []scru128.ID {
 
 // generatorState reads and writes the session's generator state, to put the
 // generator where a test cannot bring the server's clock: ahead of it, or
-// at a counter overflow. The state is call:timestamp:counters:renewed.
+// at a counter overflow. Only a superuser or the functions' owner can: the
+// state's tag is over the session's last number from
+// scru128_generate_calls, which no other role may read. The state is
+// ts:counters:renewed:high:tag.
 type generatorState struct {
-	conn    *pgx.Conn
-	setting string
+	conn           *pgx.Conn
+	setting, calls string
 }
 
 func newGeneratorState(t *testing.T, conn *pgx.Conn) generatorState {
 	t.Helper()
-	var setting string
-	if err := conn.QueryRow(context.Background(), "SELECT 'scru128.generator_' || 'scru128_generate_calls'::regclass::oid").Scan(&setting); err != nil {
+	var schema string
+	if err := conn.QueryRow(context.Background(), "SELECT current_schema()").Scan(&schema); err != nil {
 		t.Fatal(err)
 	}
-	return generatorState{conn, setting}
+	calls := pgx.Identifier{schema, "scru128_generate_calls"}.Sanitize()
+	var setting string
+	if err := conn.QueryRow(context.Background(), "SELECT 'scru128.generator_' || $1::regclass::oid", calls).Scan(&setting); err != nil {
+		t.Fatal(err)
+	}
+	return generatorState{conn, setting, calls}
 }
 
-func (g generatorState) get(t *testing.T) (call, ts, counters, renewed int64) {
+// get returns the state's fields, which the last call of the session
+// wrote.
+func (g generatorState) get(t *testing.T) (ts, counters, renewed int64) {
 	t.Helper()
 	var state string
 	if err := g.conn.QueryRow(context.Background(), "SELECT current_setting($1)", g.setting).Scan(&state); err != nil {
 		t.Fatal(err)
 	}
 	fields := strings.Split(state, ":")
-	if len(fields) != 4 {
+	if len(fields) != 5 {
 		t.Fatalf("state %q", state)
 	}
-	var v [4]int64
-	for i, s := range fields {
-		n, err := strconv.ParseInt(s, 10, 64)
+	var v [3]int64
+	for i := range v {
+		n, err := strconv.ParseInt(fields[i], 10, 64)
 		if err != nil {
 			t.Fatalf("state %q: %v", state, err)
 		}
 		v[i] = n
 	}
-	return v[0], v[1], v[2], v[3]
+	return v[0], v[1], v[2]
 }
 
-func (g generatorState) set(t *testing.T, call, ts, counters, renewed int64) {
+// set writes a state that the session's next call accepts, with a
+// high-water mark of 0, so that the call raises the mark as it would for a
+// timestamp it reached itself.
+func (g generatorState) set(t *testing.T, ts, counters, renewed int64) {
 	t.Helper()
-	state := fmt.Sprintf("%d:%d:%d:%d", call, ts, counters, renewed)
-	if _, err := g.conn.Exec(context.Background(), "SELECT set_config($1, $2, false)", g.setting, state); err != nil {
+	ctx := context.Background()
+	var n int64
+	if err := g.conn.QueryRow(ctx, "SELECT currval($1::regclass)", g.calls).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	state := fmt.Sprintf("%d:%d:%d:0", ts, counters, renewed)
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(n))
+	sum := sha256.Sum256(append(b[:], state...))
+	value := state + ":" + hex.EncodeToString(sum[:16])
+	if _, err := g.conn.Exec(ctx, "SELECT set_config($1, $2, false)", g.setting, value); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -395,20 +442,20 @@ func TestSQLGenerateClockBehind(t *testing.T) {
 	g := newGeneratorState(t, conn)
 	generate(t, conn, 1)
 
-	call, ts, counters, _ := g.get(t)
-	g.set(t, call, ts+5000, counters, ts+5000)
+	ts, counters, _ := g.get(t)
+	g.set(t, ts+5000, counters, ts+5000)
 	id := generate(t, conn, 1).ids[0]
 	if int64(id.Timestamp()) != ts+5000 || int64(id.CounterHi())<<24|int64(id.CounterLo()) != counters+1 {
 		t.Errorf("5 s behind: %s (timestamp %d), want timestamp %d and counters %d", id, id.Timestamp(), ts+5000, counters+1)
 	}
 
-	call, ts, counters, _ = g.get(t)
-	g.set(t, call, ts+20_000, counters, ts+20_000)
+	ts, counters, _ = g.get(t)
+	g.set(t, ts+20_000, counters, ts+20_000)
 	m := generate(t, conn, 1)
 	checkMinted(t, m) // the clock's time again, below the last ID: a reset
 
-	call, ts, _, _ = g.get(t)
-	g.set(t, call, ts+1000, 1<<48-1, ts+1000)
+	ts, _, _ = g.get(t)
+	g.set(t, ts+1000, 1<<48-1, ts+1000)
 	id = generate(t, conn, 1).ids[0]
 	if int64(id.Timestamp()) != ts+1001 || id.CounterHi() != 0 {
 		t.Errorf("after an overflow: %s (timestamp %d, counter_hi %d), want timestamp %d and counter_hi 0", id, id.Timestamp(), id.CounterHi(), ts+1001)
@@ -416,8 +463,8 @@ func TestSQLGenerateClockBehind(t *testing.T) {
 
 	// IDs lost to a rollback while the generator is ahead of the clock:
 	// the next ID is above them, though the clock is below all of them.
-	call, ts, counters, _ = g.get(t)
-	g.set(t, call, ts+5000, counters, ts+5000)
+	ts, counters, _ = g.get(t)
+	g.set(t, ts+5000, counters, ts+5000)
 	results := runBatch(t, conn, []string{
 		"BEGIN", "SELECT scru128_generate() FROM generate_series(1, 5)", "ROLLBACK", "SELECT scru128_generate()",
 	})
@@ -470,8 +517,9 @@ func TestSQLGenerateReadOnly(t *testing.T) {
 }
 
 // TestSQLGenerateOtherRole mints as a role that owns nothing and has only
-// USAGE on the functions' schema: the file grants what the generator needs
-// to everyone.
+// USAGE on the functions' schema: the generator runs as its owner, and needs
+// no privilege of the caller's on its sequences, which the caller may not
+// touch.
 func TestSQLGenerateOtherRole(t *testing.T) {
 	f := installSQLFunctions(t)
 	conn := f.connect(t)

@@ -99,8 +99,10 @@ func pgError(t *testing.T, err error) (code, message string) {
 }
 
 // TestSQLFunctionsInstall checks the file's promises about itself: it runs
-// again over an earlier run, with psql as the header says, and declares each
-// function IMMUTABLE, STRICT and PARALLEL SAFE where that is true.
+// again over an earlier run, with psql as the header says; it declares each
+// function IMMUTABLE, STRICT and PARALLEL SAFE where that is true; only the
+// generator runs as its owner, and only the owner may touch the generator's
+// sequences and table.
 func TestSQLFunctionsInstall(t *testing.T) {
 	f := installSQLFunctions(t)
 	conn := f.connect(t)
@@ -165,6 +167,51 @@ func TestSQLFunctionsInstall(t *testing.T) {
 		if !seen[signature] {
 			t.Errorf("%s: missing", signature)
 		}
+	}
+
+	// Only scru128_generate() runs as its owner, and no function carries
+	// settings of its own (a SET clause, which costs every call).
+	var definers, configured []string
+	if err := conn.QueryRow(context.Background(), `
+		SELECT coalesce(array_agg(p.proname::text) FILTER (WHERE p.prosecdef), '{}'),
+		       coalesce(array_agg(p.proname::text) FILTER (WHERE p.proconfig IS NOT NULL), '{}')
+		FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`, f.schema).Scan(&definers, &configured); err != nil {
+		t.Fatal(err)
+	}
+	if len(definers) != 1 || definers[0] != "scru128_generate" || len(configured) != 0 {
+		t.Errorf("SECURITY DEFINER: %v; with settings: %v", definers, configured)
+	}
+	// The generator's relations are its owner's, and no one else's to use.
+	rows, err = conn.Query(context.Background(), `
+		SELECT c.relname::text, c.relowner = p.proowner, pg_get_userbyid(c.relowner)::text, coalesce(c.relacl::text, '')
+		FROM pg_class c, pg_proc p
+		WHERE c.relnamespace = $1::regnamespace AND p.oid = ($1 || '.scru128_generate()')::regprocedure`, f.schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relations := 0
+	for rows.Next() {
+		var name, owner, acl string
+		var owned bool
+		if err := rows.Scan(&name, &owned, &owner, &acl); err != nil {
+			t.Fatal(err)
+		}
+		relations++
+		// An ACL names grantees before "=": the owner alone may appear.
+		for _, item := range strings.FieldsFunc(strings.Trim(acl, "{}"), func(r rune) bool { return r == ',' }) {
+			if grantee, _, _ := strings.Cut(item, "="); grantee != owner {
+				t.Errorf("%s: privileges for %q: %s", name, grantee, acl)
+			}
+		}
+		if !owned {
+			t.Errorf("%s is not the owner's of scru128_generate()", name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if relations != 3 {
+		t.Errorf("%d relations in the schema, want 3", relations)
 	}
 }
 
@@ -568,6 +615,14 @@ func sqlParse(t *testing.T, conn *pgx.Conn, f funcFormat, s string) (p parsed, c
 		return p, "", ""
 	}
 	code, text = pgError(t, err)
+	return classifySQLParseError(t, f, s, text), code, text
+}
+
+// classifySQLParseError reads what a SQL parser found wrong with s from
+// the message it raised: the length it names, or the offset of the bad
+// byte, or that the value is out of range.
+func classifySQLParseError(t *testing.T, f funcFormat, s, text string) (p parsed) {
+	t.Helper()
 	lengthMsg := regexp.MustCompile(`: length (\d+) bytes, want ` + strconv.Itoa(f.size) + `$`)
 	charMsg := regexp.MustCompile(`(?s): invalid character .* \(byte 0x([0-9a-f]{2})\) at offset (\d+)$`)
 	switch {
@@ -589,7 +644,7 @@ func sqlParse(t *testing.T, conn *pgx.Conn, f funcFormat, s string) (p parsed, c
 	default:
 		p.err = "unrecognized"
 	}
-	return p, code, text
+	return p
 }
 
 // TestSQLParseHostile gives the SQL parsers every string of the Go
@@ -833,7 +888,8 @@ var scru128Text = regexp.MustCompile(`\b[0-9a-z]{25}\b`)
 const sqlFunctionsRemoval = `DROP FUNCTION scru128_to_text, scru128_from_text, scru128_time, scru128_min_at, scru128_max_at,
   scru128_generate, ulid_to_text, ulid_from_text, ulid_time, ulid_min_at, ulid_max_at,
   scru64_to_text, scru64_from_text, scru64_time, scru64_min_at, scru64_max_at;
-DROP SEQUENCE scru128_generate_calls;`
+DROP SEQUENCE scru128_generate_calls, scru128_generate_high;
+DROP TABLE scru128_generate_lock;`
 
 // TestSQLFunctionsRemoval runs the guide's removal statements and checks
 // that they leave nothing of the file in its schema.
@@ -997,4 +1053,40 @@ func TestSQLFunctionsMeasureScript(t *testing.T) {
 			t.Errorf("the script does not measure %s:\n%s", l[1], out)
 		}
 	}
+}
+
+// TestSQLFunctionsUpgrade runs the file over what its previous version
+// left: a call sequence everyone could use, counting from 1, and a
+// generator that kept the installer's search_path. The file takes the
+// sequence back from everyone, moves its numbers to a random point, and
+// replaces the function.
+func TestSQLFunctionsUpgrade(t *testing.T) {
+	admin, config := superuserConn(t)
+	c := testDatabase(t, admin, config, "")
+	c.RuntimeParams["search_path"] = "public"
+	conn := connectConfig(t, c)
+	mustExec(t, conn,
+		"CREATE SEQUENCE scru128_generate_calls AS bigint CACHE 1000000",
+		"GRANT USAGE ON SEQUENCE scru128_generate_calls TO PUBLIC",
+		"CREATE FUNCTION scru128_generate() RETURNS uuid LANGUAGE sql SET search_path FROM CURRENT AS 'SELECT gen_random_uuid()'",
+	)
+	sqlFunctions{schema: "public", config: c}.run(t, conn)
+	var acl, config2 *string
+	var last int64
+	if err := conn.QueryRow(context.Background(), `
+		SELECT (SELECT relacl::text FROM pg_class WHERE oid = 'scru128_generate_calls'::regclass),
+		       (SELECT proconfig::text FROM pg_proc WHERE oid = 'scru128_generate()'::regprocedure),
+		       (SELECT last_value FROM scru128_generate_calls)`).Scan(&acl, &config2, &last); err != nil {
+		t.Fatal(err)
+	}
+	if acl != nil && strings.Contains(*acl, "=U") {
+		t.Errorf("the call sequence's privileges after the upgrade: %s", *acl)
+	}
+	if config2 != nil {
+		t.Errorf("scru128_generate() keeps settings %s", *config2)
+	}
+	if last < 1<<20 {
+		t.Errorf("the call numbers start at %d, not at a random point", last)
+	}
+	checkMinted(t, generateQuery(t, conn, "SELECT scru128_generate() FROM generate_series(1, 10)"))
 }
