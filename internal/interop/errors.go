@@ -153,3 +153,10 @@ func (e *MustError) Error() string {
 // Unwrap returns the error of Parse, so that errors.Is and errors.As see
 // the format's own errors in a recovered panic.
 func (e *MustError) Unwrap() error { return e.Err }
+
+// RangeErrorText is the text of a format's RangeError, which names the
+// largest ID in the form that was read, for example
+// `scru128: value out of range (max f5lxx1zz5pnorynqglhzmsp33)`.
+func RangeErrorText(pkg, max string) string {
+	return pkg + ": value out of range (max " + max + ")"
+}
