@@ -50,6 +50,10 @@ var (
 // null.
 var errJSON = errors.New("scru128: an ID in JSON must be a string or null")
 
+// errBinaryJSON is wrapped by the error for a JSON array that is not the
+// 16 bytes of a Binary.
+var errBinaryJSON = errors.New("scru128: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255")
+
 // layout describes this format to the shared error texts.
 var layout = interop.Layout{Name: "scru128", TextLen: 25, BinaryLen: 16}
 

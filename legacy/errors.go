@@ -59,6 +59,10 @@ var (
 // null.
 var errJSON = errors.New("legacy: an ID in JSON must be a string or null")
 
+// errBinaryJSON is wrapped by the error for a JSON array that is not the
+// 16 bytes of a Binary.
+var errBinaryJSON = errors.New("legacy: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255")
+
 // layout describes this format to the shared error texts.
 var layout = interop.Layout{Name: "legacy", TextLen: 26, BinaryLen: 16}
 
