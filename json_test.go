@@ -390,3 +390,32 @@ func byteArray[T ~[16]byte](id T) string {
 	}
 	return string(out)
 }
+
+// TestBinaryJSONOldForms pins the edges of the forms a Binary and a
+// NullBinary wrote before they had JSON methods: an array that is not 16
+// bytes is an error that says what a Binary takes, and leaves the value
+// as it was; an old NullBinary object with Valid false is NULL.
+func TestBinaryJSONOldForms(t *testing.T) {
+	id := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
+	for _, bad := range []string{`[]`, `[1,2]`, `[` + strings.Repeat("0,", 16) + `0]`, `[` + strings.Repeat("0,", 15) + `256]`,
+		`[` + strings.Repeat("0,", 15) + `-1]`, `[` + strings.Repeat("0,", 15) + `1.5]`, `[` + strings.Repeat("0,", 15) + `"1"]`} {
+		b := scru128.Binary(id)
+		err := b.UnmarshalJSON([]byte(bad))
+		if err == nil || !strings.Contains(err.Error(), "scru128: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255") ||
+			b != scru128.Binary(id) {
+			t.Errorf("Binary.UnmarshalJSON(%s) = %v, left %v", bad, err, b)
+		}
+		n := scru128.NullBinary{ID: id, Valid: true}
+		if err := n.UnmarshalJSON([]byte(bad)); err == nil || n.ID != id || !n.Valid {
+			t.Errorf("NullBinary.UnmarshalJSON(%s) = %v, left %v", bad, err, n)
+		}
+	}
+	n := scru128.NullBinary{ID: id, Valid: true}
+	if err := json.Unmarshal([]byte(`{"ID":"0372hg16csmsm50l8dikcvukc","Valid":false}`), &n); err != nil || n != (scru128.NullBinary{}) {
+		t.Errorf("old object with Valid false: %v, %v", n, err)
+	}
+	n = scru128.NullBinary{ID: id, Valid: true}
+	if err := json.Unmarshal([]byte(`{"ID":"0372","Valid":true}`), &n); err == nil || n.ID != id || !n.Valid {
+		t.Errorf("old object with a bad ID: %v, left %v", err, n)
+	}
+}
