@@ -1,6 +1,7 @@
 package scru128
 
 import (
+	"encoding/json"
 	"runtime"
 	"testing"
 	"time"
@@ -23,15 +24,20 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	jsonText := []byte(`"` + text + `"`)
 	at := time.UnixMilli(1648973836097)
 	runtime.GC() // start from a clean slate so a GC in the middle shows
+	var binary Binary
+	jsonArray := []byte(byteArrayJSON(id))
 	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
-		"AppendText": func() { buf, _ = id.AppendText(buf[:0]) },
-		"Parse":      func() { sinkID, _ = Parse(text) },
-		"ParseBytes": func() { sinkID, _ = ParseBytes(textBytes) },
-		"Validate":   func() { _ = Validate(text) },
-		"Generate":   func() { sinkID, _ = g.Generate() },
-		"New":        func() { sinkID = New() },
-		"AppendNew":  func() { buf = AppendNew(buf[:0]) },
-		"Fill":       func() { _ = g.Fill(fill) },
+		"BinaryAppendText":       func() { buf, _ = Binary(id).AppendText(buf[:0]) },
+		"BinaryUnmarshalJSON":    func() { _ = binary.UnmarshalJSON(jsonText) },
+		"BinaryUnmarshalJSONOld": func() { _ = binary.UnmarshalJSON(jsonArray) },
+		"AppendText":             func() { buf, _ = id.AppendText(buf[:0]) },
+		"Parse":                  func() { sinkID, _ = Parse(text) },
+		"ParseBytes":             func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":               func() { _ = Validate(text) },
+		"Generate":               func() { sinkID, _ = g.Generate() },
+		"New":                    func() { sinkID = New() },
+		"AppendNew":              func() { buf = AppendNew(buf[:0]) },
+		"Fill":                   func() { _ = g.Fill(fill) },
 		"UnmarshalText": func() {
 			var v ID
 			_ = v.UnmarshalText(textBytes)
@@ -46,4 +52,14 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"String":    func() { sinkStr = id.String() },
 		"NewString": func() { sinkStr = NewString() },
 	})
+}
+
+// byteArrayJSON is the JSON of id's 16 bytes as an array of numbers, the
+// form a Binary had before it had JSON methods.
+func byteArrayJSON(id ID) string {
+	out, err := json.Marshal([16]byte(id))
+	if err != nil {
+		panic(err)
+	}
+	return string(out)
 }

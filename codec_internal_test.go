@@ -263,7 +263,8 @@ func checkDecode(t *testing.T, s []byte) {
 				t.Fatalf("parse %d (%q) error %v, want invalid length %d", i, s, got.err, len(s))
 			}
 		case errors.Is(wantErr, naive.ErrOutOfRange):
-			if got.err != ErrOutOfRange {
+			var re *RangeError
+			if !errors.As(got.err, &re) || !errors.Is(got.err, ErrOutOfRange) || re.Max != "f5lxx1zz5pnorynqglhzmsp33" {
 				t.Fatalf("parse %d (%q) error %v, want out of range", i, s, got.err)
 			}
 		case errors.Is(wantErr, naive.ErrInvalidCharacter):

@@ -27,8 +27,9 @@ type text = base36.Text
 // Parse parses the 25-digit Base36 text of an ID, ignoring case. It returns
 // a [*LengthError] (matching [ErrInvalidLength]) if s is not 25 bytes long,
 // an [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the
-// first character outside [0-9a-zA-Z], or [ErrOutOfRange] if the value is
-// above 2^128-1. It does not allocate on success.
+// first character outside [0-9a-zA-Z], or a [*RangeError] (matching
+// [ErrOutOfRange]) naming the largest text if the value is above 2^128-1.
+// It does not allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
@@ -90,7 +91,7 @@ func decode[T text](s T) (id ID, err error) {
 	lo, carry = bits.Add64(lo, xLo, 0)
 	hi, carry = bits.Add64(hi, xHi, carry)
 	if carry != 0 {
-		return ID{}, ErrOutOfRange
+		return ID{}, errTextRange
 	}
 	// Writing the named result in place avoids building the ID in a
 	// temporary and copying it.
@@ -133,5 +134,5 @@ func decodeError[T text](s T) error {
 		c, r, size := interop.CharAt(s, i)
 		return &InvalidCharacterError{Offset: i, Char: c, Rune: r, Size: size}
 	}
-	return ErrOutOfRange
+	return errTextRange
 }

@@ -40,9 +40,10 @@
 // upper or lower case and are strict: any other length is a [*LengthError]
 // with the length received and expected, a character outside [0-9a-zA-Z]
 // is an [*InvalidCharacterError] with the character and its offset, and a
-// value above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33) is [ErrOutOfRange]; the
-// typed errors match the sentinels [ErrInvalidLength] and
-// [ErrInvalidCharacter] under errors.Is. [Validate] checks a text without
+// value above 2^128-1 is a [*RangeError] naming the largest text,
+// f5lxx1zz5pnorynqglhzmsp33; the typed errors match the sentinels
+// [ErrInvalidLength], [ErrInvalidCharacter] and [ErrOutOfRange] under
+// errors.Is. [Validate] checks a text without
 // keeping the ID. [Nil] is the zero ID and [Max] the largest. JSON uses the
 // text form; binary marshalling uses the 16 bytes, which [ID.UUID] and
 // [FromUUID] exchange with UUID types.

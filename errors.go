@@ -9,7 +9,8 @@ import (
 // Errors returned by this package. Parsing errors are typed values that
 // say what was wrong and where, and match these sentinels under errors.Is:
 // a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
-// [ErrInvalidCharacter], and a [*FieldError] [ErrOutOfRange].
+// [ErrInvalidCharacter], and a [*FieldError] or a [*RangeError]
+// [ErrOutOfRange].
 var (
 	// ErrInvalidLength means a text form was not 25 bytes long, a binary
 	// form not 16 bytes long, or a Scan source none of the lengths
@@ -22,7 +23,8 @@ var (
 	// [*InvalidCharacterError] with the character and its offset.
 	ErrInvalidCharacter = errors.New("scru128: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
-	// above 2^128-1 (f5lxx1zz5pnorynqglhzmsp33), a field passed to
+	// above 2^128-1 (a [*RangeError] naming f5lxx1zz5pnorynqglhzmsp33, the
+	// largest text), a field passed to
 	// [FromFields] or a timestamp passed to [MinAt] or [MaxAt] that does not
 	// fit its width (a [*FieldError] naming the field), or a time before
 	// 1970 or after [MaxTimestamp] (in the year 10889) passed to
@@ -48,6 +50,10 @@ var (
 // null.
 var errJSON = errors.New("scru128: an ID in JSON must be a string or null")
 
+// errBinaryJSON is wrapped by the error for a JSON array that is not the
+// 16 bytes of a Binary.
+var errBinaryJSON = errors.New("scru128: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255")
+
 // layout describes this format to the shared error texts.
 var layout = interop.Layout{Name: "scru128", TextLen: 25, BinaryLen: 16}
 
@@ -56,7 +62,7 @@ var errs = interop.Errors{
 	Length: func(got int, form interop.Form) error {
 		return &LengthError{Got: got, Want: layout.Want(form), form: form}
 	},
-	Range: ErrOutOfRange,
+	Range: errTextRange,
 	Char: func(offset int, c byte, r rune, size int) error {
 		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
 	},
@@ -133,3 +139,24 @@ func (e *FieldError) Error() string {
 
 // Is reports whether target is [ErrOutOfRange].
 func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }
+
+// RangeError reports a value read from outside that is above the largest
+// ID, and names that ID: what [FieldError] does for a field.
+// errors.Is(err, [ErrOutOfRange]) reports true for it. The errors returned
+// are shared values: read them with errors.As, and do not modify them.
+type RangeError struct {
+	// Max is the largest ID's text, f5lxx1zz5pnorynqglhzmsp33 (2^128-1),
+	// which a text given to Parse, ParseBytes, UnmarshalText,
+	// UnmarshalJSON, UnmarshalBinary or Scan was above.
+	Max string
+}
+
+// Error names the largest ID, for example
+// `scru128: value out of range (max f5lxx1zz5pnorynqglhzmsp33)`.
+func (e *RangeError) Error() string { return interop.RangeErrorText("scru128", e.Max) }
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *RangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+// errTextRange is the error for a text above the largest ID.
+var errTextRange = &RangeError{Max: "f5lxx1zz5pnorynqglhzmsp33"}

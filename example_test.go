@@ -31,12 +31,15 @@ func ExampleParse_errors() {
 		var (
 			le  *scru128.LengthError
 			ice *scru128.InvalidCharacterError
+			re  *scru128.RangeError
 		)
 		switch {
 		case errors.As(err, &le):
 			fmt.Println("length", le.Got, "of", le.Want, "-", err)
 		case errors.As(err, &ice):
 			fmt.Println("bad character at", ice.Offset, "-", err)
+		case errors.As(err, &re):
+			fmt.Println("above", re.Max, "-", err)
 		default:
 			fmt.Println(err)
 		}
@@ -45,7 +48,7 @@ func ExampleParse_errors() {
 	// length 24 of 25 - scru128: invalid length 24, want 25
 	// bad character at 10 - scru128: invalid character '_' (0x5f) at offset 10
 	// bad character at 23 - scru128: invalid character 'é' (U+00E9) at offset 23
-	// scru128: value out of range
+	// above f5lxx1zz5pnorynqglhzmsp33 - scru128: value out of range (max f5lxx1zz5pnorynqglhzmsp33)
 }
 
 func ExampleFromFields() {

@@ -34,7 +34,6 @@ import (
 //
 // The zero Pool is usable, and the same as one from [NewPool]. A Pool must not
 // be copied after first use.
-
 type Pool struct {
 	// How it works: a Pool is a set of shards, each a complete single-threaded
 	// generator with its own state and its own ChaCha8 entropy buffer, padded

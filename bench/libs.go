@@ -6,6 +6,7 @@ package bench
 
 import (
 	crand "crypto/rand"
+	"slices"
 	"time"
 
 	gofrs "github.com/gofrs/uuid/v5"
@@ -38,6 +39,33 @@ type Lib struct {
 	Parse      func() error            // an existing ID's canonical text back to an ID
 
 	Note string // what the table should say about missing or unusual operations
+
+	// Sample mints one ID as Mint does and returns its binary form and its
+	// text, for the tests that check Props.
+	Sample func() (bin []byte, text string)
+	Props  Props
+}
+
+// Props is what tells the libraries apart besides speed, for the
+// properties table beside the timings. TestProperties checks each claim
+// it can from outside: the text length, the order across goroutines, the
+// version bits and the sort order of bytes and text.
+type Props struct {
+	// Ordered: IDs are strictly increasing in real-time order across all
+	// goroutines (an ID minted after another one returned is larger).
+	// Otherwise IDs are ordered only to Resolution, or not at all.
+	Ordered bool
+	// Resolution is the unit of the time in an ID; zero for an ID without
+	// one.
+	Resolution time.Duration
+	TextLen    int    // the length of the canonical text
+	Random     string // how many bits are random, and when they are drawn
+	// Version: the RFC 9562 version and variant bits are set, so the ID
+	// is a UUID any UUID code recognizes.
+	Version bool
+	// SortBytes and SortText: IDs minted further apart than Resolution
+	// sort in creation order as bytes and as text.
+	SortBytes, SortText bool
 }
 
 // Typed sinks keep results alive without converting them to interfaces.
@@ -54,7 +82,8 @@ var (
 )
 
 // Libs lists the libraries in the order of the table; the first is ours,
-// the one every ratio refers to.
+// the one every ratio refers to. Built with Go 1.27 or later, the list
+// includes the standard library's uuid package.
 func Libs() []Lib {
 	scru := scru128.MustParse("0372hg16csmsm50l8dikcvukc")
 	scruText := scru.String()
@@ -106,7 +135,7 @@ func Libs() []Lib {
 	googleV4 := func() uuid.UUID { return uuid.Must(uuid.NewRandom()) }
 	gofrsV7 := func() gofrs.UUID { return gofrs.Must(gofrs.NewV7()) }
 
-	return []Lib{
+	ours := []Lib{
 		{
 			Name:       "fastid-scru128",
 			Mint:       func() { sinkSCRU128 = scru128.New() },
@@ -116,6 +145,8 @@ func Libs() []Lib {
 			String:     scru.String,
 			Parse:      func() (err error) { sinkSCRU128, err = scru128.Parse(scruText); return err },
 			Note:       "package-level New: one monotonic stream, lock-free",
+			Sample:     func() ([]byte, string) { id := scru128.New(); return id[:], id.String() },
+			Props:      scru128Props(true),
 		},
 		{
 			Name:       "fastid-scru128-pool",
@@ -123,6 +154,8 @@ func Libs() []Lib {
 			MintString: scru128.NewUnorderedString,
 			MintAppend: scru128.AppendNewUnordered,
 			Note:       "package-level NewUnordered: per-P shards; same codec as fastid-scru128",
+			Sample:     func() ([]byte, string) { id := scru128.NewUnordered(); return id[:], id.String() },
+			Props:      scru128Props(false),
 		},
 		{
 			Name:       "fastid-scru64",
@@ -133,6 +166,14 @@ func Libs() []Lib {
 			String:     s64.String,
 			Parse:      func() (err error) { sinkSCRU64, err = scru64.Parse(s64Text); return err },
 			Note:       "63-bit IDs for a realm of nodes: a Generator with node spec 0/1, GenerateOrSleep",
+			Sample: func() ([]byte, string) {
+				id, _ := s64Gen.GenerateOrSleep()
+				b, _ := id.MarshalBinary()
+				return b, id.String()
+			},
+			Props: Props{Ordered: true, Resolution: 256 * time.Millisecond, TextLen: 12,
+				Random:    "none per ID: a 23-bit counter from a random start per 256-ms tick (node spec 0/1)",
+				SortBytes: true, SortText: true},
 		},
 		{
 			Name:       "fastid-ulid",
@@ -143,6 +184,9 @@ func Libs() []Lib {
 			String:     fu128.String,
 			Parse:      func() (err error) { sinkFastULID, err = fastulid.Parse(fu128Text); return err },
 			Note:       "Make: one monotonic stream, lock-free; the same bytes and text as oklog-ulid",
+			Sample:     func() ([]byte, string) { id := fastulid.Make(); return id[:], id.String() },
+			Props: Props{Ordered: true, Resolution: time.Millisecond, TextLen: 26,
+				Random: "80 at each new ms, then +1", SortBytes: true, SortText: true},
 		},
 		{
 			Name:       "fastid-ulidflake",
@@ -154,7 +198,16 @@ func Libs() []Lib {
 			Parse:      func() (err error) { sinkFlake, err = ulidflake.Parse(flakeText); return err },
 			Note: "64-bit; GenerateOrWait: within a millisecond the 20 random bits grow by a random step " +
 				"(1-255, as the spec's +n), so a few thousand IDs per ms fit and a tight loop mostly waits for the next ms",
+			Sample: func() ([]byte, string) {
+				id := nextFlake()
+				b, _ := id.MarshalBinary()
+				return b, id.String()
+			},
+			Props: Props{Ordered: true, Resolution: time.Millisecond, TextLen: 13,
+				Random: "20 at each new ms, then a random step", SortBytes: true, SortText: true},
 		},
+	}
+	peers := []Lib{
 		{
 			Name:       "oklog-ulid",
 			Mint:       func() { sinkULID = ulid.Make() },
@@ -175,12 +228,21 @@ func Libs() []Lib {
 			String: ul.String,
 			Parse:  func() (err error) { sinkULID, err = ulid.ParseStrict(ulText); return err },
 			Note:   "Make; MarshalTextTo; ParseStrict",
+			Sample: func() ([]byte, string) { id := ulid.Make(); return id[:], id.String() },
+			// Not ordered across goroutines: the time is read before the
+			// entropy's lock, and a caller with an older millisecond
+			// restarts the entropy at random for the next one.
+			Props: Props{Resolution: time.Millisecond, TextLen: 26,
+				Random: "80 at each new ms (math/rand seeded from the time), then a random step", SortBytes: true, SortText: true},
 		},
 		{
 			Name:       "oklog-ulid-monotonic",
 			Mint:       func() { sinkULID = newMonotonic() },
 			MintString: func() string { return newMonotonic().String() },
 			Note:       "MustNew with a LockedMonotonicReader over crypto/rand; same codec as oklog-ulid",
+			Sample:     func() ([]byte, string) { id := newMonotonic(); return id[:], id.String() },
+			Props: Props{Resolution: time.Millisecond, TextLen: 26, // as oklog-ulid
+				Random: "80 at each new ms, then a random step", SortBytes: true, SortText: true},
 		},
 		{
 			Name:       "google-uuidv7",
@@ -193,6 +255,8 @@ func Libs() []Lib {
 			String: gu.String,
 			Parse:  func() (err error) { sinkGoogle, err = uuid.Parse(guText); return err },
 			Note:   "NewV7; no appending encoder, so Encode is MarshalText and MintAppend is not possible",
+			Sample: func() ([]byte, string) { id := googleV7(); return id[:], id.String() },
+			Props:  uuidV7Props("62 per ID; a sub-ms time in rand_a"),
 		},
 		{
 			Name:       "google-uuidv7-randpool",
@@ -201,12 +265,16 @@ func Libs() []Lib {
 			Mint:       func() { sinkGoogle = googleV7() },
 			MintString: func() string { return googleV7().String() },
 			Note:       "NewV7 after EnableRandPool (process-wide, not safe to toggle while minting)",
+			Sample:     func() ([]byte, string) { id := googleV7(); return id[:], id.String() },
+			Props:      uuidV7Props("62 per ID; a sub-ms time in rand_a"),
 		},
 		{
 			Name:       "google-uuidv4",
 			Mint:       func() { sinkGoogle = googleV4() },
 			MintString: func() string { return googleV4().String() },
 			Note:       "NewRandom; same codec as google-uuidv7",
+			Sample:     func() ([]byte, string) { id := googleV4(); return id[:], id.String() },
+			Props:      uuidV4Props,
 		},
 		{
 			Name:       "google-uuidv4-randpool",
@@ -215,6 +283,8 @@ func Libs() []Lib {
 			Mint:       func() { sinkGoogle = googleV4() },
 			MintString: func() string { return googleV4().String() },
 			Note:       "NewRandom after EnableRandPool",
+			Sample:     func() ([]byte, string) { id := googleV4(); return id[:], id.String() },
+			Props:      uuidV4Props,
 		},
 		{
 			Name:       "gofrs-uuidv7",
@@ -227,6 +297,8 @@ func Libs() []Lib {
 			String: fu.String,
 			Parse:  func() (err error) { sinkGofrs, err = gofrs.FromString(fuText); return err },
 			Note:   "NewV7; no appending encoder, so Encode is MarshalText and MintAppend is not possible",
+			Sample: func() ([]byte, string) { id := gofrsV7(); return id[:], id.String() },
+			Props:  uuidV7Props("62 per ID; a 12-bit counter from a random start per ms in rand_a"),
 		},
 		{
 			Name:       "rs-xid",
@@ -237,6 +309,9 @@ func Libs() []Lib {
 			String:     x.String,
 			Parse:      func() (err error) { sinkXID, err = xid.FromString(xText); return err },
 			Note:       "96-bit IDs; Encode into a reused buffer",
+			Sample:     func() ([]byte, string) { id := xid.New(); return id.Bytes(), id.String() },
+			Props: Props{Resolution: time.Second, TextLen: 20,
+				Random: "none per ID: a 24-bit counter from a random start, which wraps", SortBytes: true, SortText: true},
 		},
 		{
 			Name:       "segmentio-ksuid",
@@ -247,9 +322,31 @@ func Libs() []Lib {
 			String:     k.String,
 			Parse:      func() (err error) { sinkKSUID, err = ksuid.Parse(kText); return err },
 			Note:       "160-bit IDs, second resolution; Append",
+			Sample:     func() ([]byte, string) { id := ksuid.New(); return id.Bytes(), id.String() },
+			Props:      Props{Resolution: time.Second, TextLen: 27, Random: "128 per ID", SortBytes: true, SortText: true},
 		},
 	}
+	// The standard library's uuid (Go 1.27) right after this module's
+	// rows: it is the peer users weigh first.
+	return slices.Concat(ours, stdlibLibs(), peers)
 }
+
+// scru128Props are the properties of SCRU128 from a Generator (ordered)
+// or a Pool.
+func scru128Props(ordered bool) Props {
+	return Props{Ordered: ordered, Resolution: time.Millisecond, TextLen: 25,
+		Random: "80: 32 per ID, counter_lo (24) at each new ms, counter_hi (24) every second", SortBytes: true, SortText: true}
+}
+
+// uuidV7Props are the properties of a version 7 UUID from a generator
+// that keeps IDs in order under a lock, with random bits as random says.
+func uuidV7Props(random string) Props {
+	return Props{Ordered: true, Resolution: time.Millisecond, TextLen: 36, Random: random, Version: true,
+		SortBytes: true, SortText: true}
+}
+
+// uuidV4Props are the properties of a version 4 UUID: random, in no order.
+var uuidV4Props = Props{TextLen: 36, Random: "122 per ID", Version: true}
 
 // appendXID appends id's 20-character text to dst with xid's Encode, which
 // writes into a slice of at least that length.

@@ -1,6 +1,7 @@
 package legacy
 
 import (
+	"encoding/json"
 	"runtime"
 	"testing"
 	"time"
@@ -20,18 +21,33 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	jsonText := []byte(`"` + text + `"`)
 	at := time.UnixMilli(TimestampBias + 1000)
 	runtime.GC()
+	var binary Binary
+	jsonArray := []byte(byteArrayJSON(id))
 	idtest.CheckAllocs(t, 0, 10_000, map[string]func(){
-		"AppendText":    func() { buf, _ = id.AppendText(buf[:0]) },
-		"Parse":         func() { sinkID, _ = Parse(text) },
-		"ParseBytes":    func() { sinkID, _ = ParseBytes(textBytes) },
-		"Validate":      func() { _ = Validate(text) },
-		"UnmarshalText": func() { _ = scanned.UnmarshalText(textBytes) },
-		"Generate":      func() { sinkID, _ = g.Generate() },
-		"New":           func() { sinkID = New() },
-		"ScanUUID":      func() { _ = scanned.Scan(srcUUID) },
-		"ScanRaw":       func() { _ = scanned.Scan(srcRaw) },
-		"UnmarshalJSON": func() { _ = scanned.UnmarshalJSON(jsonText) },
-		"NewAt":         func() { sinkID, _ = NewAt(at) },
+		"BinaryAppendText":       func() { buf, _ = Binary(id).AppendText(buf[:0]) },
+		"BinaryUnmarshalJSON":    func() { _ = binary.UnmarshalJSON(jsonText) },
+		"BinaryUnmarshalJSONOld": func() { _ = binary.UnmarshalJSON(jsonArray) },
+		"AppendText":             func() { buf, _ = id.AppendText(buf[:0]) },
+		"Parse":                  func() { sinkID, _ = Parse(text) },
+		"ParseBytes":             func() { sinkID, _ = ParseBytes(textBytes) },
+		"Validate":               func() { _ = Validate(text) },
+		"UnmarshalText":          func() { _ = scanned.UnmarshalText(textBytes) },
+		"Generate":               func() { sinkID, _ = g.Generate() },
+		"New":                    func() { sinkID = New() },
+		"ScanUUID":               func() { _ = scanned.Scan(srcUUID) },
+		"ScanRaw":                func() { _ = scanned.Scan(srcRaw) },
+		"UnmarshalJSON":          func() { _ = scanned.UnmarshalJSON(jsonText) },
+		"NewAt":                  func() { sinkID, _ = NewAt(at) },
 	})
 	idtest.CheckAllocs(t, 1, 1000, map[string]func(){"String": func() { sinkStr = id.String() }})
+}
+
+// byteArrayJSON is the JSON of id's 16 bytes as an array of numbers, the
+// form a Binary had before it had JSON methods.
+func byteArrayJSON(id ID) string {
+	out, err := json.Marshal([16]byte(id))
+	if err != nil {
+		panic(err)
+	}
+	return string(out)
 }

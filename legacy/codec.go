@@ -19,9 +19,10 @@ var digits = crockford.NewEncoding(Alphabet)
 // Parse parses the 26-digit text of an ID, ignoring case. It returns a
 // [*LengthError] (matching [ErrInvalidLength]) if s is not 26 bytes long, an
 // [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the first
-// character outside [0-9A-Va-v], or [ErrOutOfRange] if the first digit is
-// above 7 (the value is above 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not
-// allocate on success.
+// character outside [0-9A-Va-v], or a [*RangeError] (matching
+// [ErrOutOfRange]) naming the largest ID if the first digit is above 7 (the
+// value is above 7VVVVVVVVVVVVVVVVVVVVVVVVV). It does not allocate on
+// success.
 func Parse(s string) (ID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
@@ -87,7 +88,7 @@ func decodeError(s string) error {
 	if i := crockford.IndexInvalid(digits, s); i >= 0 {
 		return charError(s, i)
 	}
-	return ErrOutOfRange
+	return errTextRange
 }
 
 // AppendText appends the 26-digit upper-case text of id to b and returns

@@ -9,7 +9,8 @@ import (
 // Errors returned by this package. Parsing errors are typed values that
 // say what was wrong and where, and match these sentinels under errors.Is:
 // a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
-// [ErrInvalidCharacter], and a [*FieldError] [ErrOutOfRange].
+// [ErrInvalidCharacter], and a [*FieldError] or a [*RangeError]
+// [ErrOutOfRange].
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
 	// form not 16 bytes long, or a Scan source none of the lengths
@@ -22,8 +23,8 @@ var (
 	// [*InvalidCharacterError] with the character and its offset.
 	ErrInvalidCharacter = errors.New("legacy: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
-	// above 2^128-1 (its first digit above 7; 7VVVVVVVVVVVVVVVVVVVVVVVVV is
-	// the largest ID), a field given to [FromFields], [MinAt] or [MaxAt]
+	// above 2^128-1 (its first digit above 7: a [*RangeError] naming
+	// 7VVVVVVVVVVVVVVVVVVVVVVVVV, the largest ID), a field given to [FromFields], [MinAt] or [MaxAt]
 	// that does not fit its width (a [*FieldError]), or a time before 2020
 	// or more than [MaxTimestamp] ms after it (in the year 2577) given to
 	// [MinAtTime], [MaxAtTime] or [NewAt].
@@ -58,6 +59,10 @@ var (
 // null.
 var errJSON = errors.New("legacy: an ID in JSON must be a string or null")
 
+// errBinaryJSON is wrapped by the error for a JSON array that is not the
+// 16 bytes of a Binary.
+var errBinaryJSON = errors.New("legacy: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255")
+
 // layout describes this format to the shared error texts.
 var layout = interop.Layout{Name: "legacy", TextLen: 26, BinaryLen: 16}
 
@@ -66,7 +71,7 @@ var errs = interop.Errors{
 	Length: func(got int, form interop.Form) error {
 		return &LengthError{Got: got, Want: layout.Want(form), form: form}
 	},
-	Range: ErrOutOfRange,
+	Range: errTextRange,
 	Char: func(offset int, c byte, r rune, size int) error {
 		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
 	},
@@ -152,3 +157,24 @@ func (e *FieldError) Error() string {
 
 // Is reports whether target is [ErrOutOfRange].
 func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }
+
+// RangeError reports a value read from outside that is above the largest
+// ID, and names that ID: what [FieldError] does for a field.
+// errors.Is(err, [ErrOutOfRange]) reports true for it. The errors returned
+// are shared values: read them with errors.As, and do not modify them.
+type RangeError struct {
+	// Max is the largest ID's text, 7VVVVVVVVVVVVVVVVVVVVVVVVV (2^128-1),
+	// which a text given to Parse, ParseBytes, UnmarshalText,
+	// UnmarshalJSON, UnmarshalBinary or Scan was above.
+	Max string
+}
+
+// Error names the largest ID, for example
+// `legacy: value out of range (max 7VVVVVVVVVVVVVVVVVVVVVVVVV)`.
+func (e *RangeError) Error() string { return interop.RangeErrorText("legacy", e.Max) }
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *RangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+// errTextRange is the error for a text above the largest ID.
+var errTextRange = &RangeError{Max: "7VVVVVVVVVVVVVVVVVVVVVVVVV"}

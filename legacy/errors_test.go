@@ -121,3 +121,38 @@ func TestNilIsTheZeroID(t *testing.T) {
 		t.Fatalf("Nil = %s", Nil)
 	}
 }
+
+// TestRangeErrorNamesTheBound is the issue's report that a text above the
+// largest ID said only "value out of range", where FromFields names the
+// limit a field passed.
+func TestRangeErrorNamesTheBound(t *testing.T) {
+	const max = "7VVVVVVVVVVVVVVVVVVVVVVVVV"
+	var cases []idtest.RangeCase
+	for _, s := range []string{"80000000000000000000000000", "VVVVVVVVVVVVVVVVVVVVVVVVVV", "8vvvvvvvvvvvvvvvvvvvvvvvvv"} {
+		var id ID
+		cases = append(cases,
+			idtest.RangeCase{Name: "Parse(" + s + ")", Err: second(Parse(s)), Max: max},
+			idtest.RangeCase{Name: "ParseBytes(" + s + ")", Err: second(ParseBytes([]byte(s))), Max: max},
+			idtest.RangeCase{Name: "Validate(" + s + ")", Err: Validate(s), Max: max},
+			idtest.RangeCase{Name: "UnmarshalText(" + s + ")", Err: id.UnmarshalText([]byte(s)), Max: max},
+			idtest.RangeCase{Name: "UnmarshalBinary(" + s + ")", Err: id.UnmarshalBinary([]byte(s)), Max: max},
+			idtest.RangeCase{Name: "UnmarshalJSON(" + s + ")", Err: id.UnmarshalJSON([]byte(`"` + s + `"`)), Max: max},
+			idtest.RangeCase{Name: "Scan(string " + s + ")", Err: id.Scan(s), Max: max},
+			idtest.RangeCase{Name: "Scan([]byte " + s + ")", Err: id.Scan([]byte(s)), Max: max},
+			idtest.RangeCase{Name: "MustParse(" + s + ")", Err: idtest.PanicOf(func() { MustParse(s) }), Max: max, MustInput: s},
+		)
+		if id != (ID{}) {
+			t.Errorf("a failed read of %s changed the ID to %v", s, id)
+		}
+	}
+	idtest.CheckRangeErrors(t, idtest.RangeErrors{
+		Pkg: "legacy", Range: ErrOutOfRange, Cases: cases,
+		MaxOf: func(err error) (string, bool) {
+			var e *RangeError
+			if !errors.As(err, &e) {
+				return "", false
+			}
+			return e.Max, true
+		},
+	})
+}

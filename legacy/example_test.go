@@ -18,5 +18,5 @@ func ExampleParse() {
 	// Output:
 	// 00PGHAJ3Q9VAJ7IU6PQBHBUAK4 2021-09-26T05:26:19.124Z
 	// 167421561 7920082 3804179076
-	// legacy: value out of range
+	// legacy: value out of range (max 7VVVVVVVVVVVVVVVVVVVVVVVVV)
 }

@@ -48,7 +48,9 @@ func (b *Binary) Scan(src any) error { return (*ID)(b).Scan(src) }
 // In JSON, null and the empty string "" both give Valid false, and an
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
-// and "" leave; omitempty never leaves a struct out.
+// and "" leave. omitempty never leaves one out under encoding/json
+// (a struct), and under json/v2 leaves out an invalid one (it marshals
+// as null).
 //
 // Through fmt and log/slog a NullID prints as its ID's text, or null when
 // not Valid ([NullID.Format], [NullID.LogValue]).
@@ -79,8 +81,8 @@ func (n *NullID) UnmarshalJSON(data []byte) error {
 
 // NullBinary is a [NullID] that database/sql stores as 16 raw bytes, as
 // [Binary] does: pass legacy.NullBinary(n), or scan into
-// (*legacy.NullBinary)(&n). It has no JSON methods of its own: use NullID
-// for JSON.
+// (*legacy.NullBinary)(&n). In JSON it is what a NullID is, and it
+// also reads the object it marshalled to before it had JSON methods.
 type NullBinary NullID
 
 // Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,

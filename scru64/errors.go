@@ -11,8 +11,8 @@ import (
 // Errors returned by this package. Parsing errors are typed values that
 // say what was wrong and where, and match these sentinels under errors.Is:
 // a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
-// [ErrInvalidCharacter], a [*FieldError] [ErrOutOfRange], and a
-// [*NodeSpecError] [ErrInvalidNodeSpec].
+// [ErrInvalidCharacter], a [*FieldError] or a [*RangeError] [ErrOutOfRange],
+// and a [*NodeSpecError] [ErrInvalidNodeSpec].
 var (
 	// ErrInvalidLength means a text form was not 12 bytes long, a binary
 	// form not 8 bytes long, or decimal text given to Scan was empty. The
@@ -26,7 +26,7 @@ var (
 	ErrInvalidCharacter = errors.New("scru64: invalid character")
 	// ErrOutOfRange means a value does not fit the format: an integer (or
 	// decimal text, or 8 bytes) that is negative or above 36^12-1 ([Max],
-	// zzzzzzzzzzzz), a field passed to [FromParts], [MinAt] or [MaxAt] that
+	// zzzzzzzzzzzz; a [*RangeError] naming it), a field passed to [FromParts], [MinAt] or [MaxAt] that
 	// does not fit its width (a [*FieldError]), a time before 1970 or after
 	// [MaxTimestamp]'s tick (in the year 4261) passed to [MinAtTime] or
 	// [MaxAtTime], or an ID above Max (made by converting a larger integer)
@@ -84,7 +84,7 @@ var errs = interop.Errors{
 	Length: func(got int, form interop.Form) error {
 		return &LengthError{Got: got, Want: layout.Want(form), form: form}
 	},
-	Range: ErrOutOfRange,
+	Range: errIntRange,
 	Char: func(offset int, c byte, r rune, size int) error {
 		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
 	},
@@ -230,3 +230,25 @@ func (e *AmbiguousError) Error() string {
 
 // Is reports whether target is [ErrAmbiguous].
 func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+// RangeError reports a value read from outside that is negative or above
+// the largest ID, and names that ID: what [FieldError] does for a field.
+// errors.Is(err, [ErrOutOfRange]) reports true for it. The errors returned
+// are shared values: read them with errors.As, and do not modify them.
+type RangeError struct {
+	// Max is the largest ID as an integer, 4738381338321616895 (36^12-1,
+	// [Max]), which an integer, decimal text or 8 bytes given to Scan,
+	// UnmarshalBinary, UnmarshalJSON, [FromInt64] or [FromUint64] was
+	// outside. Every 12-digit text is in range.
+	Max string
+}
+
+// Error names the largest ID, for example
+// `scru64: value out of range (max 4738381338321616895)`.
+func (e *RangeError) Error() string { return interop.RangeErrorText("scru64", e.Max) }
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *RangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+// errIntRange is the error for an integer outside 0 to Max.
+var errIntRange = &RangeError{Max: strconv.FormatUint(uint64(Max), 10)}

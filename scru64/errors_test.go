@@ -142,3 +142,38 @@ func TestNilIsTheZeroID(t *testing.T) {
 		t.Fatalf("Nil = %s", Nil)
 	}
 }
+
+// TestRangeErrorNamesTheBound is the report that a value above the
+// largest ID said only "value out of range", where FromFields names the
+// limit a field passed. Every 12-digit text is in range; an integer,
+// decimal digits and 8 bytes name the largest integer.
+func TestRangeErrorNamesTheBound(t *testing.T) {
+	const max = "4738381338321616895"
+	var id ID
+	above := []byte{0x41, 0xc2, 0x1c, 0xb8, 0xe1, 0, 0, 0} // 36^12
+	cases := []idtest.RangeCase{
+		{Name: "Scan(int64 -1)", Err: id.Scan(int64(-1)), Max: max},
+		{Name: "Scan(int64 36^12)", Err: id.Scan(int64(Max) + 1), Max: max},
+		{Name: "Scan(uint64 2^64-1)", Err: id.Scan(uint64(1<<64 - 1)), Max: max},
+		{Name: "Scan(decimal 36^12)", Err: id.Scan("4738381338321616896"), Max: max},
+		{Name: "Scan(decimal 2^64)", Err: id.Scan([]byte("18446744073709551616")), Max: max},
+		{Name: "Scan(8 bytes 36^12)", Err: id.Scan(above), Max: max},
+		{Name: "UnmarshalBinary(8 bytes 36^12)", Err: id.UnmarshalBinary(above), Max: max},
+		{Name: "UnmarshalJSON(36^12)", Err: id.UnmarshalJSON([]byte("4738381338321616896")), Max: max},
+		{Name: "FromUint64(36^12)", Err: second(FromUint64(uint64(Max) + 1)), Max: max},
+		{Name: "FromInt64(-1)", Err: second(FromInt64(-1)), Max: max},
+	}
+	if id != 0 {
+		t.Errorf("a failed read changed the ID to %v", id)
+	}
+	idtest.CheckRangeErrors(t, idtest.RangeErrors{
+		Pkg: "scru64", Range: ErrOutOfRange, Cases: cases,
+		MaxOf: func(err error) (string, bool) {
+			var e *RangeError
+			if !errors.As(err, &e) {
+				return "", false
+			}
+			return e.Max, true
+		},
+	})
+}

@@ -33,7 +33,7 @@ func ExampleFromParts() {
 	fmt.Println(err)
 	// Output:
 	// 0u375nxqh5cq
-	// scru64: value out of range
+	// scru64: value out of range (max 4738381338321616895)
 }
 
 func ExampleParseNodeSpec() {

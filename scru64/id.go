@@ -76,19 +76,21 @@ func FromParts(timestamp uint64, nodeCtr uint32) (ID, error) {
 	return ID(timestamp<<nodeCtrSize | uint64(nodeCtr)), nil
 }
 
-// FromUint64 returns v as an ID, or [ErrOutOfRange] if v is above [Max].
+// FromUint64 returns v as an ID, or a [*RangeError] (matching
+// [ErrOutOfRange]) naming [Max] if v is above it.
 func FromUint64(v uint64) (ID, error) {
 	if v > uint64(Max) {
-		return 0, ErrOutOfRange
+		return 0, errIntRange
 	}
 	return ID(v), nil
 }
 
-// FromInt64 returns v as an ID, or [ErrOutOfRange] if v is negative or above
-// [Max]. It is the inverse of [ID.Int64], for values read from a BIGINT column.
+// FromInt64 returns v as an ID, or a [*RangeError] (matching
+// [ErrOutOfRange]) naming [Max] if v is negative or above it. It is the
+// inverse of [ID.Int64], for values read from a BIGINT column.
 func FromInt64(v int64) (ID, error) {
 	if v < 0 || v > int64(Max) {
-		return 0, ErrOutOfRange
+		return 0, errIntRange
 	}
 	return ID(v), nil
 }

@@ -32,7 +32,9 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // [ErrOutOfRange] for an ID above [Max].
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,
-// as IsZero reports; so is it with omitempty, as ID is an integer.
+// as IsZero reports; so is it with omitempty under encoding/json, which
+// goes by the integer kind, but not under json/v2, whose omitempty leaves
+// out only what marshals as null, "", {} or [].
 func (id ID) MarshalJSON() ([]byte, error) {
 	if id > Max {
 		return nil, ErrOutOfRange
@@ -46,7 +48,8 @@ func (id ID) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a JSON string holding the 12-digit text (its
 // escapes decoded as encoding/json decodes them), a JSON integer (what a
 // system that stores IDs as numbers may send), or null, which leaves id
-// unchanged as encoding/json does for other types. Integers above [Max] are
+// unchanged as encoding/json does for other types (json/v2 sets it to
+// zero, as [ID.UnmarshalJSONFrom] says). Integers above [Max] are
 // [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
 // (a [*LengthError] with Got 0). On error id is left unchanged.
 func (id *ID) UnmarshalJSON(data []byte) error {

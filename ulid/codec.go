@@ -14,8 +14,9 @@ import (
 // (matching [ErrInvalidLength]) if s is not 26 bytes long, an
 // [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the
 // first character outside the Crockford alphabet (I, L, O and U are
-// outside it), or [ErrOutOfRange] if the first digit is above 7. It does
-// not allocate on success.
+// outside it), or a [*RangeError] (matching [ErrOutOfRange]) naming the
+// largest ULID if the first digit is above 7. It does not allocate on
+// success.
 func Parse(s string) (ULID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
@@ -81,7 +82,7 @@ func decodeError(s string) error {
 	if i := crockford.IndexInvalid(crockford.Crockford, s); i >= 0 {
 		return charError(s, i)
 	}
-	return ErrOutOfRange
+	return errTextRange
 }
 
 // AppendText appends the 26-digit upper-case text of id to b and returns

@@ -9,7 +9,8 @@ import (
 // Errors returned by this package. Parsing errors are typed values that
 // say what was wrong and where, and match these sentinels under errors.Is:
 // a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
-// [ErrInvalidCharacter], and a [*FieldError] [ErrOutOfRange].
+// [ErrInvalidCharacter], and a [*FieldError] or a [*RangeError]
+// [ErrOutOfRange].
 var (
 	// ErrInvalidLength means a text form was not 26 bytes long, a binary
 	// form not 16 bytes long, or a Scan source none of the lengths
@@ -24,8 +25,8 @@ var (
 	// [*InvalidCharacterError] with the character and its offset.
 	ErrInvalidCharacter = errors.New("ulid: invalid character")
 	// ErrOutOfRange means a value does not fit the format: a text form
-	// above 2^128-1 (a first digit above 7; 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is
-	// the largest ULID), a timestamp above [MaxTimestamp] given to
+	// above 2^128-1 (a first digit above 7: a [*RangeError] naming
+	// 7ZZZZZZZZZZZZZZZZZZZZZZZZZ, the largest ULID), a timestamp above [MaxTimestamp] given to
 	// [FromFields], [MinAt] or [MaxAt] (a [*FieldError]), or a time before
 	// 1970 or after MaxTimestamp (in the year 10889) given to [MinAtTime],
 	// [MaxAtTime] or [NewAt].
@@ -61,6 +62,10 @@ var (
 // null.
 var errJSON = errors.New("ulid: a ULID in JSON must be a string or null")
 
+// errBinaryJSON is wrapped by the error for a JSON array that is not the
+// 16 bytes of a Binary.
+var errBinaryJSON = errors.New("ulid: a Binary in JSON must be a string, null or an array of 16 numbers from 0 to 255")
+
 // layout describes this format to the shared error texts.
 var layout = interop.Layout{Name: "ulid", TextLen: 26, BinaryLen: 16}
 
@@ -69,7 +74,7 @@ var errs = interop.Errors{
 	Length: func(got int, form interop.Form) error {
 		return &LengthError{Got: got, Want: layout.Want(form), form: form}
 	},
-	Range: ErrOutOfRange,
+	Range: errTextRange,
 	Char: func(offset int, c byte, r rune, size int) error {
 		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
 	},
@@ -154,3 +159,24 @@ func (e *FieldError) Error() string {
 
 // Is reports whether target is [ErrOutOfRange].
 func (e *FieldError) Is(target error) bool { return target == ErrOutOfRange }
+
+// RangeError reports a value read from outside that is above the largest
+// ULID, and names that ULID: what [FieldError] does for a field.
+// errors.Is(err, [ErrOutOfRange]) reports true for it. The errors returned
+// are shared values: read them with errors.As, and do not modify them.
+type RangeError struct {
+	// Max is the largest ULID's text, 7ZZZZZZZZZZZZZZZZZZZZZZZZZ
+	// (2^128-1), which a text given to Parse, ParseBytes, UnmarshalText,
+	// UnmarshalJSON, UnmarshalBinary or Scan was above.
+	Max string
+}
+
+// Error names the largest ULID, for example
+// `ulid: value out of range (max 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)`.
+func (e *RangeError) Error() string { return interop.RangeErrorText("ulid", e.Max) }
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *RangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+// errTextRange is the error for a text above the largest ULID.
+var errTextRange = &RangeError{Max: "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"}

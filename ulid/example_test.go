@@ -18,7 +18,7 @@ func ExampleParse() {
 	fmt.Println(err)
 	// Output:
 	// 01ARZ3NDEKTSV4RRFFQ69G5FAV 1469922850259 2016-07-30T23:54:10.259Z
-	// ulid: value out of range
+	// ulid: value out of range (max 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)
 	// ulid: invalid character 'U' (0x55) at offset 25
 }
 

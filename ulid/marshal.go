@@ -1,6 +1,10 @@
 package ulid
 
-import "github.com/fastid/scru128/internal/interop"
+import (
+	"encoding/json"
+
+	"github.com/fastid/scru128/internal/interop"
+)
 
 // AppendBinary appends the 16 big-endian bytes of id to b. The error is
 // always nil.
@@ -20,18 +24,74 @@ func (id *ULID) UnmarshalBinary(data []byte) error {
 
 // UnmarshalJSON accepts a JSON string holding the 26-digit text, its escapes
 // decoded as encoding/json decodes them, or null, which leaves id unchanged
-// as encoding/json does for other types. Anything else is an error; text
+// as encoding/json does for other types (json/v2 sets it to zero, as
+// [ULID.UnmarshalJSONFrom] says). Anything else is an error; text
 // errors are those of [Parse] (so "" is a [*LengthError] with Got 0). On
 // error id is left unchanged. A ULID marshals to JSON through [ULID.MarshalText], as the
 // quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ULID is left out, as
-// [ULID.IsZero] reports; omitempty never leaves out a ULID, which is an
-// array.
+// [ULID.IsZero] reports; omitempty never leaves out a ULID, under
+// encoding/json because it is an array and under json/v2 because its text
+// is not empty.
 func (id *ULID) UnmarshalJSON(data []byte) error {
 	text, _, kind, err := interop.DecodeJSON(data, false, 0, &errs)
 	if kind == interop.JSONText {
 		return id.UnmarshalText(text)
 	}
 	return err
+}
+
+// AppendText appends the 26-digit text of b's ULID to dst, as [ULID.AppendText]
+// does, so that JSON and other text encoders write a Binary as its ULID.
+func (b Binary) AppendText(dst []byte) ([]byte, error) { return ULID(b).AppendText(dst) }
+
+// MarshalText returns the 26-digit text of b's ULID, as [ULID.MarshalText] does.
+func (b Binary) MarshalText() ([]byte, error) { return ULID(b).MarshalText() }
+
+// UnmarshalText parses the 26-digit text into b, as [ULID.UnmarshalText]
+// does.
+func (b *Binary) UnmarshalText(text []byte) error { return (*ULID)(b).UnmarshalText(text) }
+
+// UnmarshalJSON reads what [ULID.UnmarshalJSON] reads, and also the form
+// encoding/json wrote before Binary had JSON methods: an array of the 16
+// bytes as numbers from 0 to 255. A Binary marshals to JSON as its ULID's
+// text, under encoding/json and encoding/json/v2 alike. On error b is left
+// unchanged.
+func (b *Binary) UnmarshalJSON(data []byte) error {
+	v, isArray, ok := interop.JSONBytes16(data)
+	switch {
+	case !isArray:
+		return (*ULID)(b).UnmarshalJSON(data)
+	case !ok:
+		return interop.JSONValueError(data, errBinaryJSON)
+	}
+	*b = v
+	return nil
+}
+
+// MarshalJSON returns null when not Valid and the quoted 26-digit text
+// otherwise, as [NullULID.MarshalJSON] does.
+func (n NullBinary) MarshalJSON() ([]byte, error) { return interop.MarshalNullJSON(n.ULID, n.Valid) }
+
+// UnmarshalJSON reads what [NullULID.UnmarshalJSON] reads, the array of 16
+// numbers [Binary.UnmarshalJSON] reads, and the object a NullBinary
+// marshalled to before it had JSON methods, {"ULID":"...","Valid":true}
+// (Valid false gives the zero NullBinary). On error n is left unchanged.
+func (n *NullBinary) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '{' {
+		var old struct {
+			ULID  ULID
+			Valid bool
+		}
+		if err := json.Unmarshal(data, &old); err != nil {
+			return err
+		}
+		if !old.Valid {
+			old.ULID = ULID{}
+		}
+		*n = NullBinary(old)
+		return nil
+	}
+	return interop.UnmarshalNullJSON((*Binary)(&n.ULID), &n.Valid, data)
 }

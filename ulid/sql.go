@@ -69,7 +69,9 @@ func (b *Binary) Scan(src any) error { return (*ULID)(b).Scan(src) }
 // In JSON, null and the empty string "" both give Valid false, and an
 // invalid NullULID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullULID, which is what NULL, null
-// and "" leave; omitempty never leaves a struct out.
+// and "" leave. omitempty never leaves one out under encoding/json
+// (a struct), and under json/v2 leaves out an invalid one (it marshals
+// as null).
 //
 // Through fmt and log/slog a NullULID prints as its ULID's text, or null when
 // not Valid ([NullULID.Format], [NullULID.LogValue]).
@@ -100,8 +102,8 @@ func (n *NullULID) UnmarshalJSON(data []byte) error {
 
 // NullBinary is a [NullULID] that database/sql stores as 16 raw bytes, as
 // [Binary] does: pass ulid.NullBinary(n), or scan into
-// (*ulid.NullBinary)(&n). It has no JSON methods of its own: use NullULID
-// for JSON.
+// (*ulid.NullBinary)(&n). In JSON it is what a NullULID is, and it
+// also reads the object it marshalled to before it had JSON methods.
 type NullBinary NullULID
 
 // Value implements database/sql/driver.Valuer: nil (NULL) when not Valid,

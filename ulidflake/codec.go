@@ -13,8 +13,8 @@ import (
 // [*LengthError] (matching [ErrInvalidLength]) if s is not 13 bytes long, an
 // [*InvalidCharacterError] (matching [ErrInvalidCharacter]) naming the first
 // character outside the Crockford alphabet (I, L, O and U are outside it),
-// or [ErrOutOfRange] if the value is above 7ZZZZZZZZZZZZ (a first digit
-// above 7). It does not allocate on success.
+// or a [*RangeError] (matching [ErrOutOfRange]) naming the largest text if
+// the value is above 7ZZZZZZZZZZZZ (a first digit above 7). It does not allocate on success.
 func Parse(s string) (ID, error) { return decode(s) }
 
 // ParseBytes is [Parse] for a byte slice. It does not retain b.
@@ -54,7 +54,7 @@ func decode(s string) (ID, error) {
 	if lead > 7 {
 		// The value is 2^63 or more: its sign bit (or a bit above 64)
 		// is set. It is rejected, never wrapped.
-		return 0, ErrOutOfRange
+		return 0, errTextRange
 	}
 	return ID(v), nil
 }

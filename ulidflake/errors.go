@@ -2,6 +2,7 @@ package ulidflake
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/fastid/scru128/internal/interop"
 )
@@ -9,7 +10,8 @@ import (
 // Errors returned by this package. Parsing errors are typed values that
 // say what was wrong and where, and match these sentinels under errors.Is:
 // a [*LengthError] matches [ErrInvalidLength], an [*InvalidCharacterError]
-// [ErrInvalidCharacter], and a [*FieldError] [ErrOutOfRange].
+// [ErrInvalidCharacter], and a [*FieldError] or a [*RangeError]
+// [ErrOutOfRange].
 var (
 	// ErrInvalidLength means a text form was not 13 bytes long, a binary
 	// form not 8 bytes long, or decimal text given to Scan was empty. The
@@ -24,7 +26,8 @@ var (
 	ErrInvalidCharacter = errors.New("ulidflake: invalid character")
 	// ErrOutOfRange means a value does not fit the format: text above
 	// 7ZZZZZZZZZZZZ (2^63-1), a negative integer (or 8 bytes with the sign
-	// bit set, or decimal text above 2^63-1), a field passed to [FromFields],
+	// bit set, or decimal text above 2^63-1), each a [*RangeError] naming
+	// the largest ID, a field passed to [FromFields],
 	// [FromScalableFields], [MinAt] or [MaxAt] that does not fit its width
 	// (a [*FieldError]), a time before the default epoch or more than
 	// [MaxTimestamp] ms after it passed to [MinAtTime], [MaxAtTime] or
@@ -76,7 +79,7 @@ var errs = interop.Errors{
 	Length: func(got int, form interop.Form) error {
 		return &LengthError{Got: got, Want: layout.Want(form), form: form}
 	},
-	Range: ErrOutOfRange,
+	Range: errIntRange,
 	Char: func(offset int, c byte, r rune, size int) error {
 		return &InvalidCharacterError{Offset: offset, Char: c, Rune: r, Size: size}
 	},
@@ -203,3 +206,31 @@ func (e *AmbiguousError) Error() string {
 
 // Is reports whether target is [ErrAmbiguous].
 func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+// RangeError reports a value read from outside that is negative or above
+// the largest ID, and names that ID: what [FieldError] does for a field.
+// errors.Is(err, [ErrOutOfRange]) reports true for it. The errors returned
+// are shared values: read them with errors.As, and do not modify them.
+type RangeError struct {
+	// Max is the largest ID in the form that was read: its text,
+	// 7ZZZZZZZZZZZZ, for a text given to Parse, ParseBytes,
+	// UnmarshalText, UnmarshalJSON, UnmarshalBinary or Scan; and
+	// 9223372036854775807 (2^63-1) for an integer, decimal text or 8
+	// bytes given to Scan, UnmarshalBinary, UnmarshalJSON, [FromInt64] or
+	// [FromUint64].
+	Max string
+}
+
+// Error names the largest ID, for example
+// `ulidflake: value out of range (max 7ZZZZZZZZZZZZ)`.
+func (e *RangeError) Error() string { return interop.RangeErrorText("ulidflake", e.Max) }
+
+// Is reports whether target is [ErrOutOfRange].
+func (e *RangeError) Is(target error) bool { return target == ErrOutOfRange }
+
+// errTextRange and errIntRange are the errors for a text above the
+// largest ID and for an integer outside 0 to Max.
+var (
+	errTextRange = &RangeError{Max: "7ZZZZZZZZZZZZ"}
+	errIntRange  = &RangeError{Max: strconv.FormatInt(int64(Max), 10)}
+)

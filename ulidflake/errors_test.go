@@ -3,6 +3,7 @@ package ulidflake
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fastid/scru128/internal/idtest"
@@ -121,4 +122,62 @@ func TestZeroIsTheZeroID(t *testing.T) {
 	if Zero != 0 || !Zero.IsZero() || Zero.String() != "0000000000000" || MustParse("0000000000000") != Zero || Zero.Compare(Max) >= 0 {
 		t.Fatalf("Zero = %s", Zero)
 	}
+}
+
+// TestRangeErrorNamesTheBound is the issue's report that a value above the
+// largest ID said only "value out of range", where FromFields names the
+// limit a field passed. Text names the largest text; an integer, decimal
+// digits and 8 bytes name the largest integer.
+func TestRangeErrorNamesTheBound(t *testing.T) {
+	const maxText, maxInt = "7ZZZZZZZZZZZZ", "9223372036854775807"
+	var cases []idtest.RangeCase
+	for _, s := range []string{"8000000000000", "ZZZZZZZZZZZZZ", "8zzzzzzzzzzzz"} {
+		var id ID
+		cases = append(cases,
+			idtest.RangeCase{Name: "Parse(" + s + ")", Err: second(Parse(s)), Max: maxText},
+			idtest.RangeCase{Name: "ParseBytes(" + s + ")", Err: second(ParseBytes([]byte(s))), Max: maxText},
+			idtest.RangeCase{Name: "Validate(" + s + ")", Err: Validate(s), Max: maxText},
+			idtest.RangeCase{Name: "UnmarshalText(" + s + ")", Err: id.UnmarshalText([]byte(s)), Max: maxText},
+			idtest.RangeCase{Name: "UnmarshalBinary(" + s + ")", Err: id.UnmarshalBinary([]byte(s)), Max: maxText},
+			idtest.RangeCase{Name: "UnmarshalJSON(" + s + ")", Err: id.UnmarshalJSON([]byte(`"` + s + `"`)), Max: maxText},
+			idtest.RangeCase{Name: "MustParse(" + s + ")", Err: idtest.PanicOf(func() { MustParse(s) }), Max: maxText, MustInput: s},
+		)
+		// Scan reads 13 digits as decimal text too, and takes the one
+		// reading that is an ID (8000000000000 is one as an integer).
+		if strings.Trim(s, "0123456789") != "" {
+			cases = append(cases,
+				idtest.RangeCase{Name: "Scan(string " + s + ")", Err: id.Scan(s), Max: maxText},
+				idtest.RangeCase{Name: "Scan([]byte " + s + ")", Err: id.Scan([]byte(s)), Max: maxText},
+			)
+		}
+		if id != 0 {
+			t.Errorf("a failed read of %s changed the ID to %v", s, id)
+		}
+	}
+	var id ID
+	above := []byte{0x80, 0, 0, 0, 0, 0, 0, 0}
+	cases = append(cases,
+		idtest.RangeCase{Name: "Scan(int64 -1)", Err: id.Scan(int64(-1)), Max: maxInt},
+		idtest.RangeCase{Name: "Scan(uint64 2^63)", Err: id.Scan(uint64(1 << 63)), Max: maxInt},
+		idtest.RangeCase{Name: "Scan(decimal 2^63)", Err: id.Scan("9223372036854775808"), Max: maxInt},
+		idtest.RangeCase{Name: "Scan(decimal 2^64)", Err: id.Scan([]byte("18446744073709551616")), Max: maxInt},
+		idtest.RangeCase{Name: "Scan(8 bytes 2^63)", Err: id.Scan(above), Max: maxInt},
+		idtest.RangeCase{Name: "UnmarshalBinary(8 bytes 2^63)", Err: id.UnmarshalBinary(above), Max: maxInt},
+		idtest.RangeCase{Name: "UnmarshalJSON(2^63)", Err: id.UnmarshalJSON([]byte("9223372036854775808")), Max: maxInt},
+		idtest.RangeCase{Name: "FromUint64(2^63)", Err: second(FromUint64(1 << 63)), Max: maxInt},
+		idtest.RangeCase{Name: "FromInt64(-1)", Err: second(FromInt64(-1)), Max: maxInt},
+	)
+	if id != 0 {
+		t.Errorf("a failed read changed the ID to %v", id)
+	}
+	idtest.CheckRangeErrors(t, idtest.RangeErrors{
+		Pkg: "ulidflake", Range: ErrOutOfRange, Cases: cases,
+		MaxOf: func(err error) (string, bool) {
+			var e *RangeError
+			if !errors.As(err, &e) {
+				return "", false
+			}
+			return e.Max, true
+		},
+	})
 }

@@ -18,7 +18,7 @@ func ExampleParse() {
 	// Output:
 	// 00CMXB6TAK4SA 14246757444195114 13586766666 627498
 	// 2024-06-06T06:06:06.666Z
-	// ulidflake: value out of range
+	// ulidflake: value out of range (max 7ZZZZZZZZZZZZ)
 }
 
 func ExampleNewGenerator() {

@@ -37,13 +37,16 @@ func (id *ID) UnmarshalBinary(data []byte) error {
 // UnmarshalJSON accepts a JSON string holding the 13-digit text (its
 // escapes decoded as encoding/json decodes them), a JSON integer (what a
 // system that stores IDs as numbers may send), or null, which leaves id
-// unchanged as encoding/json does for other types. Integers above 2^63-1
+// unchanged as encoding/json does for other types (json/v2 sets it to
+// zero, as [ID.UnmarshalJSONFrom] says). Integers above 2^63-1
 // are [ErrOutOfRange]; fractions, exponents and signs are rejected, as is ""
 // (a [*LengthError] with Got 0). On error id is left unchanged. An ID marshals to
 // JSON through [ID.MarshalText], as the quoted text.
 //
 // With the omitzero struct tag option (Go 1.24) the zero ID is left out,
-// as [ID.IsZero] reports; so is it with omitempty, as ID is an integer.
+// as [ID.IsZero] reports; so is it with omitempty under encoding/json, which
+// goes by the integer kind, but not under json/v2, whose omitempty leaves
+// out only what marshals as null, "", {} or [].
 func (id *ID) UnmarshalJSON(data []byte) error {
 	text, n, kind, err := interop.DecodeJSON(data, true, uint64(Max), &errs)
 	switch kind {

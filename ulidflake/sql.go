@@ -61,7 +61,9 @@ func (id ID) Value() (driver.Value, error) {
 // In JSON, null and the empty string "" both give Valid false, and an
 // invalid NullID marshals as null. With the omitzero option (Go 1.24) a
 // field is left out when it is the zero NullID, which is what NULL, null
-// and "" leave; omitempty never leaves a struct out.
+// and "" leave. omitempty never leaves one out under encoding/json
+// (a struct), and under json/v2 leaves out an invalid one (it marshals
+// as null).
 //
 // Through fmt and log/slog a NullID prints as its ID's text, or null when
 // not Valid ([NullID.Format], [NullID.LogValue]).

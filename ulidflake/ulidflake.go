@@ -93,20 +93,20 @@ const (
 // DefaultEpoch returns the default epoch, 2024-01-01T00:00:00Z.
 func DefaultEpoch() time.Time { return time.UnixMilli(DefaultEpochMillis).UTC() }
 
-// FromInt64 returns v as an ID. It returns [ErrOutOfRange] for a negative v,
-// whose sign bit is set.
+// FromInt64 returns v as an ID. It returns a [*RangeError] (matching
+// [ErrOutOfRange]) naming [Max] for a negative v, whose sign bit is set.
 func FromInt64(v int64) (ID, error) {
 	if v < 0 {
-		return 0, ErrOutOfRange
+		return 0, errIntRange
 	}
 	return ID(v), nil
 }
 
-// FromUint64 returns v as an ID. It returns [ErrOutOfRange] for a v above
-// [Max] (2^63-1).
+// FromUint64 returns v as an ID. It returns a [*RangeError] (matching
+// [ErrOutOfRange]) naming [Max] for a v above it (2^63-1).
 func FromUint64(v uint64) (ID, error) {
 	if v > uint64(Max) {
-		return 0, ErrOutOfRange
+		return 0, errIntRange
 	}
 	return ID(v), nil
 }

@@ -119,3 +119,63 @@ func checkMustParse(t *testing.T, c ParseErrors) {
 		c.MustParse(strings.Repeat("x", 10_000))
 	}()
 }
+
+// RangeErrors describes what one format's readers return for values above
+// its largest ID, for [CheckRangeErrors].
+type RangeErrors struct {
+	Pkg   string // the package name, which prefixes every error text
+	Range error  // the sentinel ErrOutOfRange
+	// MaxOf returns the Max field of the format's *RangeError in err's
+	// chain. Nil checks the error's text and sentinel alone.
+	MaxOf func(err error) (max string, ok bool)
+	Cases []RangeCase
+}
+
+// RangeCase is one reader given one value out of range.
+type RangeCase struct {
+	Name string // the reader and its input, for the failure message
+	Err  error  // what the reader returned
+	Max  string // the bound the error must name: the largest ID in the form read
+	// MustInput is the input of MustParse, for the panic of MustParse,
+	// whose text quotes it; empty for other readers.
+	MustInput string
+}
+
+// PanicOf returns the error f panics with, or nil if it returns.
+func PanicOf(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, _ = r.(error)
+			if err == nil {
+				err = fmt.Errorf("panic with a %T: %v", r, r)
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+// CheckRangeErrors checks that every case's error matches the sentinel,
+// carries the bound in the format's typed error and reads
+// `pkg: value out of range (max MAX)`.
+func CheckRangeErrors(t *testing.T, c RangeErrors) {
+	t.Helper()
+	if len(c.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, tc := range c.Cases {
+		want := fmt.Sprintf("%s: value out of range (max %s)", c.Pkg, tc.Max)
+		if tc.MustInput != "" {
+			want = fmt.Sprintf("%s: MustParse(%q): value out of range (max %s)", c.Pkg, tc.MustInput, tc.Max)
+		}
+		if tc.Err == nil || !errors.Is(tc.Err, c.Range) || tc.Err.Error() != want {
+			t.Errorf("%s = %v; want %q", tc.Name, tc.Err, want)
+			continue
+		}
+		if c.MaxOf != nil {
+			if max, ok := c.MaxOf(tc.Err); !ok || max != tc.Max {
+				t.Errorf("%s = %v: RangeError.Max = %q, %v; want %q", tc.Name, tc.Err, max, ok, tc.Max)
+			}
+		}
+	}
+}

@@ -211,3 +211,10 @@ func AmbiguousText(l *Layout, a Ambiguity) string {
 	}
 	return l.Name + ": " + input + " is " + ReadingsText("forms", readings, "so read as none") + "; " + choose
 }
+
+// RangeErrorText is the text of a format's RangeError, which names the
+// largest ID in the form that was read, for example
+// `scru128: value out of range (max f5lxx1zz5pnorynqglhzmsp33)`.
+func RangeErrorText(pkg, max string) string {
+	return pkg + ": value out of range (max " + max + ")"
+}

@@ -16,8 +16,9 @@ type Errors struct {
 	// Length returns the package's *LengthError for an input of got
 	// bytes met in form.
 	Length func(got int, form Form) error
-	// Range is ErrOutOfRange, for a whole value above the format's
-	// largest.
+	// Range is the format's *RangeError for a whole value outside its
+	// range (it matches ErrOutOfRange): the one naming the largest
+	// integer for a 64-bit format, the largest text for a 128-bit one.
 	Range error
 	// Char returns the package's *InvalidCharacterError for the byte c at
 	// offset, which begins the character r of size bytes (as

@@ -91,8 +91,10 @@ type AmbiguousError struct {
 	AsForm, AsDecimal uint64
 }
 
+// Error returns ErrAmbiguous's text.
 func (e *AmbiguousError) Error() string { return ErrAmbiguous.Error() }
 
+// Unwrap returns ErrAmbiguous.
 func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
 
 // Scan64 is the reference Scan of a 64-bit format for a string source

@@ -114,6 +114,9 @@ func TestMarkdown(t *testing.T) {
 		"| time.Now | 46.0 |",
 		"| chacha8-uint64 | 4.50 |",
 		"- oklog-ulid: Make; MarshalTextTo; ParseStrict.",
+		"| library | order across goroutines | text | random bits | RFC 9562 version bits | sorts by time as bytes | as text |",
+		"| fastid-scru128 | strictly increasing | 25 | 80: 32 per ID, counter_lo (24) at each new ms, counter_hi (24) every second | no | yes | yes |",
+		"| oklog-ulid | to the ms | 26 |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
@@ -165,7 +168,7 @@ func TestRenderSavedResults(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	stdout := os.Stdout
 	os.Stdout, _ = os.Open(os.DevNull)
-	err := render(from, out)
+	err := render(from, target{dir: out})
 	os.Stdout = stdout
 	if err != nil {
 		t.Fatal(err)
@@ -182,5 +185,45 @@ func TestRenderSavedResults(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "results.svg")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestOutNeverReplacesResults is the report that the command the
+// docs gave, go run ./cmd/compare -out ., overwrote the committed
+// results: -out now refuses a directory that holds results, before
+// anything runs, and only -update replaces them.
+func TestOutNeverReplacesResults(t *testing.T) {
+	dir := t.TempDir()
+	committed := filepath.Join(dir, "results.md")
+	if err := os.WriteFile(committed, []byte("committed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := destination(t.Context(), dir, false); err == nil || !strings.Contains(err.Error(), "-update") {
+		t.Fatalf("destination(-out over results) = %v, want an error pointing to -update", err)
+	}
+	saved := "compare-command: x\ncompare-machine: test CPU\nBenchmarkMint/fastid-scru128-2  1  40 ns/op  0 B/op  0 allocs/op\n"
+	from := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(from, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout, _ = os.Open(os.DevNull)
+	defer func() { os.Stdout = stdout }()
+	// A file that appears between the check and the write is kept too.
+	if err := render(from, target{dir: dir}); err == nil {
+		t.Error("render over existing results succeeded")
+	}
+	if data, _ := os.ReadFile(committed); string(data) != "committed" {
+		t.Fatalf("results.md was replaced: %q", data)
+	}
+	if err := render(from, target{dir: dir, replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(committed); !strings.Contains(string(data), "Machine: test CPU.") {
+		t.Fatalf("-update did not replace results.md: %q", data)
+	}
+	fresh := filepath.Join(t.TempDir(), "new")
+	if out, err := destination(t.Context(), fresh, false); err != nil || out.dir != fresh || out.replace {
+		t.Fatalf("destination(-out new) = %+v, %v", out, err)
 	}
 }

@@ -3,25 +3,37 @@
 // per operation, each cell the median ns/op and allocs/op over -count runs
 // with its ratio to fastid-scru128, the fastest per column in bold.
 //
+// Beside the timings, a second table says what tells the libraries apart
+// besides speed: order across goroutines, text length, random bits, RFC
+// 9562 version bits, and whether IDs sort by time as bytes and as text
+// (bench.Props, which the bench module's tests check).
+//
 // Run it from the bench module:
 //
-//	go run ./cmd/compare [-count 6] [-benchtime 500ms] [-cpu N] [-run REGEXP] [-out DIR]
-//	go run ./cmd/compare -from DIR/results.txt [-out DIR]
+//	go run ./cmd/compare [-count 6] [-benchtime 500ms] [-cpu N] [-run REGEXP] [-out DIR | -update]
+//	go run ./cmd/compare -from FILE [-out DIR | -update]
 //
 // With -out it also writes DIR/results.md, DIR/results.svg (a bar chart of
 // ns/op per operation, grouped by library) and DIR/results.txt (go test's
-// own output, which benchstat reads). -from renders a saved results.txt
-// instead of running the benchmarks. A run takes minutes: compare prints a
-// progress line as each benchmark finishes.
+// own output, which benchstat reads); it never replaces files that are
+// there, and says so before running anything. -update writes the same
+// files into the bench module's directory, replacing the committed
+// results: the one way to change them, and a step of its own. -from
+// renders a saved results.txt instead of running the benchmarks. Built
+// with Go 1.27 or later, the libraries include the standard library's
+// uuid package. A run takes minutes: compare prints a progress line as
+// each benchmark finishes.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -41,20 +53,23 @@ func main() {
 	benchtime := flag.String("benchtime", "500ms", "go test -benchtime for each run")
 	cpu := flag.Int("cpu", 0, "GOMAXPROCS for the benchmarks (0: go test's default)")
 	run := flag.String("run", ".", "regexp selecting benchmarks, as go test -bench takes it")
-	out := flag.String("out", "", "directory to write results.md, results.svg and results.txt to")
+	out := flag.String("out", "", "directory to write new results.md, results.svg and results.txt to (never replaces them)")
+	update := flag.Bool("update", false, "replace the committed results in the bench module's directory")
 	from := flag.String("from", "", "render this saved results.txt instead of running the benchmarks")
 	flag.Parse()
-	if flag.NArg() > 0 || *count < 1 {
+	if flag.NArg() > 0 || *count < 1 || *update && *out != "" {
 		flag.Usage()
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var err error
-	if *from != "" {
-		err = render(*from, *out)
-	} else {
-		err = compare(ctx, *count, *benchtime, *cpu, *run, *out)
+	dest, err := destination(ctx, *out, *update)
+	if err == nil {
+		if *from != "" {
+			err = render(*from, dest)
+		} else {
+			err = compare(ctx, *count, *benchtime, *cpu, *run, dest)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
@@ -62,7 +77,39 @@ func main() {
 	}
 }
 
-func compare(ctx context.Context, count int, benchtime string, cpu int, run, out string) error {
+// resultFiles are the files a run with an output directory writes.
+var resultFiles = []string{"results.md", "results.svg", "results.txt"}
+
+// target is where the results go: nowhere but standard output (dir
+// empty), a directory of new files, or the committed results, replaced.
+type target struct {
+	dir     string
+	replace bool
+}
+
+// destination returns the target of -out or -update, and checks it before
+// anything runs: -out must not hold results already.
+func destination(ctx context.Context, out string, update bool) (target, error) {
+	if update {
+		dir, err := moduleDir(ctx)
+		return target{dir: dir, replace: true}, err
+	}
+	if out == "" {
+		return target{}, nil
+	}
+	for _, name := range resultFiles {
+		path := filepath.Join(out, name)
+		if _, err := os.Lstat(path); err == nil {
+			return target{}, fmt.Errorf("%s exists: -out writes only new files, so choose another directory; "+
+				"to replace the committed results, run with -update instead of -out", path)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return target{}, err
+		}
+	}
+	return target{dir: out}, nil
+}
+
+func compare(ctx context.Context, count int, benchtime string, cpu int, run string, out target) error {
 	args := []string{"test", "-run", "^$", "-bench", run, "-benchmem",
 		"-count", fmt.Sprint(count), "-benchtime", benchtime}
 	if cpu > 0 {
@@ -110,7 +157,7 @@ func compare(ctx context.Context, count int, benchtime string, cpu int, run, out
 }
 
 // render reports a results.txt saved by an earlier run.
-func render(from, out string) error {
+func render(from string, out target) error {
 	data, err := os.ReadFile(from)
 	if err != nil {
 		return err
@@ -134,24 +181,37 @@ func render(from, out string) error {
 }
 
 // write prints the table and, with an output directory, saves the table,
-// the chart and the raw results.
-func write(r *report, out string, raw []byte) error {
+// the chart and the raw results there: as new files, or replacing the
+// committed ones for -update.
+func write(r *report, out target, raw []byte) error {
 	table := r.markdown()
 	fmt.Print(table)
-	if out == "" {
+	if out.dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := os.MkdirAll(out.dir, 0o755); err != nil {
 		return err
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL // a file that appeared since destination is kept
+	if out.replace {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
 	for name, data := range map[string][]byte{
 		"results.md":  []byte(table),
 		"results.svg": []byte(r.svg()),
 		"results.txt": raw,
 	} {
-		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+		f, err := os.OpenFile(filepath.Join(out.dir, name), flags, 0o644)
+		if err != nil {
 			return err
 		}
+		_, err = f.Write(data)
+		if err := cmp.Or(err, f.Close()); err != nil {
+			return err
+		}
+	}
+	if out.replace {
+		fmt.Fprintf(os.Stderr, "replaced the results in %s\n", out.dir)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fastid/scru128/bench"
 )
@@ -116,6 +117,8 @@ func (r *report) markdown() string {
 		}
 	}
 
+	r.properties(&b)
+
 	b.WriteString("\nNotes:\n\n")
 	for _, l := range r.libs {
 		if l.Note != "" {
@@ -123,6 +126,58 @@ func (r *report) markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// properties writes the table of what tells the measured libraries apart
+// besides speed, from their bench.Props.
+func (r *report) properties(b *strings.Builder) {
+	b.WriteString("\nWhat differs besides speed (bench.Props in libs.go, checked by the bench module's " +
+		"TestProperties). Order: how IDs minted on different goroutines compare, strictly increasing " +
+		"in real time or only to the time's unit. Version bits: the RFC 9562 version and variant bits " +
+		"that make the ID a UUID to code that checks them. Sorts by time: IDs minted further apart " +
+		"than the time's unit sort in creation order.\n\n")
+	b.WriteString("| library | order across goroutines | text | random bits | RFC 9562 version bits | sorts by time as bytes | as text |\n")
+	b.WriteString("|---|---|---:|---|---|---|---|\n")
+	for _, l := range r.libs {
+		if !r.measured(l.Name) {
+			continue
+		}
+		p := l.Props
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n",
+			l.Name, orderText(p), p.TextLen, p.Random, yesNo(p.Version), yesNo(p.SortBytes), yesNo(p.SortText))
+	}
+}
+
+// measured reports whether lib has a result in any column.
+func (r *report) measured(lib string) bool {
+	for _, op := range operations {
+		if r.results.runs(op, lib) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// orderText words Props.Ordered and Resolution for the table.
+func orderText(p bench.Props) string {
+	switch {
+	case p.Ordered:
+		return "strictly increasing"
+	case p.Resolution == 0 || !p.SortBytes:
+		return "none"
+	case p.Resolution == time.Millisecond:
+		return "to the ms"
+	case p.Resolution == time.Second:
+		return "to the s"
+	}
+	return "to the " + strings.TrimSuffix(p.Resolution.String(), "ms") + " ms"
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
 }
 
 // floorOrder is the order of the parts in the floor table.

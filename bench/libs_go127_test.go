@@ -1,0 +1,5 @@
+//go:build go1.27
+
+package bench
+
+func stdlibSinks() []any { return []any{sinkStdUUID} }
