@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastid/scru128/internal/etcdhttp"
 	"github.com/fastid/scru128/internal/nodelease"
@@ -162,5 +163,68 @@ func TestEtcdFlagOfNamesEveryField(t *testing.T) {
 	s.nameFields(&nodelease.StoreError{Op: "op", Err: errors.Join(a, b)})
 	if a.Name != "-etcd-cacert" || b.Name != "-etcd-cert" {
 		t.Errorf("names %q and %q", a.Name, b.Name)
+	}
+}
+
+// TestEtcdCredentialsInAnEndpointAreAUsageError: a user name and password
+// in an -etcd URL were dropped without a word; they are a usage error now,
+// and the message shows neither.
+func TestEtcdCredentialsInAnEndpointAreAUsageError(t *testing.T) {
+	const user, secret = "bobby-the-user", "pw-in-the-url"
+	for _, endpoint := range []string{
+		"http://" + user + ":" + secret + "@127.0.0.1:1",
+		"https://" + user + ":" + secret + "@127.0.0.1:1",
+		user + ":" + secret + "@127.0.0.1:1",
+		"127.0.0.1:2,http://" + user + ":" + secret + "@127.0.0.1:1",
+		"http://" + user + ":" + secret + "@127.0.0.1:1/v3?x=1#y",
+		"http://" + user + ":" + secret + "@[::1", // not a URL at all
+		"http://" + user + "@127.0.0.1:1",
+		"http://:" + secret + "@127.0.0.1:1",
+	} {
+		stderr, status := genWithEnv(t, nil, "-etcd", endpoint)
+		if status != 2 || !strings.Contains(stderr, "-etcd") || strings.Contains(stderr, user) || strings.Contains(stderr, secret) {
+			t.Errorf("-etcd %s: status %d, stderr %q; want a usage error naming -etcd, without the credentials", endpoint, status, stderr)
+		}
+	}
+}
+
+// TestEtcdUserHelpSaysHowToKeepThePasswordOutOfPs: the help of
+// -etcd-user says, beside the flag, that a password in it shows in ps, and
+// which variable keeps it out.
+func TestEtcdUserHelpSaysHowToKeepThePasswordOutOfPs(t *testing.T) {
+	_, entry, _ := strings.Cut(genUsage, "\n  -etcd-user")
+	if end := strings.Index(entry, "\n  -"); end >= 0 {
+		entry = entry[:end]
+	}
+	if end := strings.Index(entry, "\n\n"); end >= 0 {
+		entry = entry[:end]
+	}
+	for _, want := range []string{"SCRU128_ETCD_PASSWORD", "ps"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("the help of -etcd-user does not say %q:\n  -etcd-user%s", want, entry)
+		}
+	}
+}
+
+// TestMessagesShowNoControlCharacters: whatever a message quotes (etcd's
+// text, a key), stderr gets one line of printable text: control
+// characters, C1 controls, bidirectional overrides and invalid UTF-8 are
+// shown escaped.
+func TestMessagesShowNoControlCharacters(t *testing.T) {
+	const text = "a\x1b[31mb\r\x07c\u009bd\u202ee\xfff\ng\x7f"
+	e, _, errOut := testEnv("", nil)
+	failure(e, errors.New(text))
+	usageFailure(e, "gen", text)
+	got := errOut.String()
+	for line := range strings.Lines(got) {
+		line = strings.TrimSuffix(line, "\n")
+		for i, r := range line {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || (r == utf8.RuneError && !strings.HasPrefix(line[i:], "\uFFFD")) {
+				t.Errorf("stderr line %q holds %U", line, r)
+			}
+		}
+	}
+	if !strings.Contains(got, `a\x1b[31mb`) || strings.Count(got, "\n") != 3 {
+		t.Errorf("stderr %q: want each message on one line, the escape shown as \\x1b", got)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -18,18 +20,44 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// buildCLI builds the command-line tool in the root module, as a user of
-// the repository builds it, into a temporary directory.
+// buildCLI returns the command-line tool of this repository, built as a
+// user of the repository builds it (go build ./cmd/scru128 at its root),
+// once per test binary, into a directory TestMain removes.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "scru128")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/scru128")
-	build.Dir = filepath.Join("..", "..")
-	out, err := build.CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the command-line tool: %v\n%s", err, out)
+	cli.once.Do(func() {
+		dir, err := os.MkdirTemp("", "scru128-cli-")
+		if err != nil {
+			cli.err = err
+			return
+		}
+		cli.dir, cli.bin = dir, filepath.Join(dir, "scru128")
+		build := exec.Command("go", "build", "-o", cli.bin, "./cmd/scru128")
+		build.Dir = filepath.Join("..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cli.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if cli.err != nil {
+		t.Fatalf("building the command-line tool: %v", cli.err)
 	}
-	return bin
+	return cli.bin
+}
+
+// cli is the command-line tool buildCLI built.
+var cli struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// TestMain removes the command-line tool buildCLI built, if any.
+func TestMain(m *testing.M) {
+	status := m.Run()
+	if cli.dir != "" {
+		os.RemoveAll(cli.dir)
+	}
+	os.Exit(status)
 }
 
 // runGen runs `scru128 gen -format scru64 -etcd endpoint` with args and
