@@ -4,10 +4,9 @@ import "context"
 
 // Store is the part of etcd a [Node] uses: leases, three small transactions
 // and a key listing. It is written as an interface so that the protocol lives
-// once, here, while the etcd module implements it over clientv3 and the
-// command-line tool over etcd's JSON gateway (internal/etcdhttp), which
-// needs nothing but the standard library. Both run the same protocol tests
-// against a real etcd server.
+// once, here, in the root module, which may not require etcd's client,
+// while the etcd module implements it over clientv3 and runs the protocol
+// tests against a real etcd server.
 //
 // Keys and values are byte strings. Every method is one etcd request, and
 // a transaction's compares and operations are applied atomically by etcd,

@@ -231,7 +231,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 	a := members[0]
 	c := newClient(t, "http://"+members[1].client.addr())
 	eps := endpoints(members)
-	const ttl = 10 * time.Second
+	const ttl = 3 * time.Second
 	for _, tc := range []struct {
 		name  string
 		fault func()
@@ -251,7 +251,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 		part("from the start", func(t *testing.T) {
 			tc.fault()
 			start := time.Now()
-			g := startStreamWith(t, bin, nil, "-etcd", eps, "-etcd-prefix", "/failover/")
+			g := startStreamWith(t, bin, nil, "-etcd", eps, "-etcd-prefix", "/failover/", "-etcd-ttl", "3s")
 			g.waitUntil(t, 15*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
 			t.Logf("printing after %v", time.Since(start).Round(time.Millisecond))
 			g.interrupt(t, syscall.SIGINT)
@@ -265,7 +265,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 			}
 		})
 		part("while minting", func(t *testing.T) {
-			g := startStreamingGen(t, bin, eps)
+			g := startStreamingGen(t, bin, eps, "-etcd-ttl", "3s")
 			tc.fault()
 			for began := time.Now(); time.Since(began) < 2*ttl; {
 				before := len(g.stdout.String())

@@ -49,12 +49,13 @@ type streamingGen struct {
 	waitErr        error
 }
 
-// startStreamingGen starts gen -stream through endpoint and waits until it
-// prints IDs. Node ID size 16 leaves 256 IDs per 256-ms tick, so the
-// stream soon runs at the clock's pace and its output stays small.
-func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
+// startStreamingGen starts gen -stream through endpoint, with args, and
+// waits until it prints IDs. Node ID size 16 leaves 256 IDs per 256-ms
+// tick, so the stream soon runs at the clock's pace and its output stays
+// small.
+func startStreamingGen(t *testing.T, bin, endpoint string, args ...string) *streamingGen {
 	t.Helper()
-	g := startStream(t, bin, endpoint)
+	g := startStreamWith(t, bin, nil, append([]string{"-etcd", endpoint}, args...)...)
 	g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
 	return g
 }
@@ -164,10 +165,10 @@ func (g *streamingGen) checkIDs(t *testing.T) {
 func TestCLISignalAfterLostLease(t *testing.T) {
 	bin, srv := startCLITest(t)
 	p, endpoint := startProxy(t, srv.endpoint)
-	g := startStreamingGen(t, bin, endpoint)
+	g := startStreamingGen(t, bin, endpoint, "-etcd-ttl", "3s")
 
 	p.cut.Store(true)
-	// The default TTL is 10 s: the lease is lost some 9 s after the last
+	// With a TTL of 3 s the lease is lost some 2.5 s after the last
 	// keep-alive answered.
 	g.waitUntil(t, 30*time.Second, "reporting the lost lease", func() bool {
 		return strings.Contains(g.stderr.String(), "lease lost")
@@ -286,7 +287,7 @@ func TestCLISignalWithASlowReader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(bin, "gen", "-format", "scru64", "-etcd", srv.endpoint, "-etcd-prefix", "/slow/", "-etcd-size", "4", "-stream")
+		cmd := exec.Command(bin, "gen", "-format", "scru64", "-etcd", srv.endpoint, "-etcd-prefix", "/slow/", "-etcd-size", "4", "-etcd-ttl", "3s", "-stream")
 		cmd.Env = cliEnv(nil)
 		var stderr syncBuffer
 		cmd.Stdout, cmd.Stderr = w, &stderr

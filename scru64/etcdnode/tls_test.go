@@ -117,8 +117,9 @@ func (p *pki) issue(t *testing.T, name string, uses ...x509.ExtKeyUsage) (cert, 
 // etcdctl users write it.
 func startTLSServer(t *testing.T, p *pki) *server {
 	t.Helper()
-	// etcd's JSON gateway calls the server's gRPC side as a client with the
-	// server's certificate, so that certificate serves both ends.
+	// etcd's own JSON gateway (on by default) calls the server's gRPC side
+	// as a client with the server's certificate, so that certificate serves
+	// both ends.
 	cert, key := p.issue(t, "etcd-server", x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth)
 	srv := startServerWith(t, "https", func(cfg *embed.Config) {
 		cfg.ClientTLSInfo = transport.TLSInfo{CertFile: cert, KeyFile: key, TrustedCAFile: p.ca, ClientCertAuth: true}
