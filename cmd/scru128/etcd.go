@@ -20,7 +20,6 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/grpclog"
 	"google.golang.org/grpc/status"
 
 	"github.com/fastid/scru128/internal/nodelease"
@@ -442,10 +441,6 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 	if err != nil {
 		return nil, usageFailure(e, "gen", err.Error())
 	}
-	if e.getenv("ETCD_CLIENT_DEBUG") == "" {
-		// gRPC logs to stderr, which is gen's own: gen reports what fails.
-		grpclog.SetLoggerV2(grpclog.NewLoggerV2(discard{}, discard{}, discard{}))
-	}
 	type result struct {
 		node   *etcdnode.Node
 		client interface{ Close() error }
@@ -495,6 +490,9 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 	if err := res.err; err != nil {
 		if base.Err() != nil {
 			err = res.reach.errors(setup.endpoints) // why no endpoint could be used
+		} else if failed := res.reach.errors(setup.endpoints); failed != nil && errors.Is(err, context.DeadlineExceeded) {
+			// Some endpoints failed, and the others did not answer.
+			err = &slowError{err: err, failed: failed}
 		} else if setup.user != "" && res.client == nil {
 			// etcd's client authenticates before it returns.
 			err = &authError{user: setup.user, err: err}
@@ -527,6 +525,15 @@ func (s *etcdSetup) leaseFailure(e *env, err error) int {
 	return failure(e, fmt.Errorf("leasing a node ID from etcd: %s%s", s.reason(err), s.hint(err)))
 }
 
+// slowError is a request that no endpoint answered in time while others
+// failed.
+type slowError struct {
+	err, failed error
+}
+
+func (e *slowError) Error() string   { return e.err.Error() + " (and " + e.failed.Error() + ")" }
+func (e *slowError) Unwrap() []error { return []error{e.err, e.failed} }
+
 // authError is a failure to authenticate as a user.
 type authError struct {
 	user string
@@ -537,11 +544,6 @@ func (e *authError) Error() string {
 	return "authenticating as user " + strconv.Quote(e.user) + ": " + e.err.Error()
 }
 func (e *authError) Unwrap() error { return e.err }
-
-// discard is a writer that drops what it is given.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func (n *leasedNode) generate() (scru64.ID, error) {
 	id, err := n.node.Generate()

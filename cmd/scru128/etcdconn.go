@@ -264,8 +264,10 @@ type firstBytes struct {
 	addr string
 	r    *reach
 
-	seen    int
-	decided bool
+	mu       sync.Mutex
+	seen     int
+	decided  bool
+	writeErr bool // a write failed before the server's first bytes
 }
 
 // errNotGRPC is what an endpoint that answers with something other than
@@ -274,10 +276,9 @@ var errNotGRPC = errors.New("it does not answer as a gRPC server (HTTP/2)")
 
 func (c *firstBytes) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if c.decided {
-		return n, err
-	}
-	for i := 0; i < n && c.seen < 4; i++ {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := 0; i < n && !c.decided; i++ {
 		if c.seen == 3 {
 			c.decided = true
 			if p[i] == 4 {
@@ -290,11 +291,13 @@ func (c *firstBytes) Read(p []byte) (int, error) {
 	}
 	switch {
 	case err == nil || c.decided:
-	case errors.Is(err, net.ErrClosed):
-		// gRPC closed it, on an error of its own (a write that failed):
-		// what the endpoint did is found by probing it (see errors).
+	case errors.Is(err, net.ErrClosed) && c.writeErr:
+		// gRPC closed it after a write failed, which was noted.
 		c.decided = true
-		c.r.fail(c.addr, errClosedEarly)
+	case errors.Is(err, net.ErrClosed):
+		// gRPC closed it, having waited for the server's first words.
+		c.decided = true
+		c.r.fail(c.addr, errSilent)
 	case err == io.EOF:
 		c.decided = true
 		c.r.fail(c.addr, errHungUp)
@@ -305,9 +308,25 @@ func (c *firstBytes) Read(p []byte) (int, error) {
 	return n, err
 }
 
+func (c *firstBytes) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	if err != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.decided {
+			// A server that refuses the client's certificate may close
+			// the connection before gRPC reads its alert: what the
+			// endpoint did is found by probing it (see errors).
+			c.writeErr = true
+			c.r.fail(c.addr, err)
+		}
+	}
+	return n, err
+}
+
 var (
-	errClosedEarly = errors.New("the connection failed before the server answered")
-	errHungUp      = errors.New("the server closed the connection without answering")
+	errHungUp = errors.New("the server closed the connection without answering")
+	errSilent = errors.New("the server took the connection but did not answer")
 )
 
 // connectionError returns err, the failure of a connection to endpoint, as
@@ -332,7 +351,7 @@ func connectionError(endpoint string, err error) error {
 		// above.
 		return &tlsError{endpoint: endpoint, field: fieldCert, err: op}
 	}
-	if strings.HasPrefix(endpoint, "http://") && (err == errNotGRPC || err == errHungUp || err == errClosedEarly) {
+	if strings.HasPrefix(endpoint, "http://") && (err == errNotGRPC || err == errHungUp) {
 		err = fmt.Errorf("%w (if it serves TLS, give it as https://, or give -etcd-cacert)", err)
 	}
 	return &endpointError{endpoint: endpoint, err: err}

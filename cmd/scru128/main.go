@@ -51,6 +51,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"google.golang.org/grpc/grpclog"
+
 	"github.com/fastid/scru128/internal/interop"
 	"github.com/fastid/scru128/scru64"
 )
@@ -99,6 +101,11 @@ func main() {
 	// Without this a write to a closed stdout kills the process with
 	// SIGPIPE; ignored, the write returns EPIPE and gen ends quietly.
 	signal.Ignore(syscall.SIGPIPE)
+	if os.Getenv("ETCD_CLIENT_DEBUG") == "" {
+		// gRPC, under etcd's client, logs to stderr, which is the tool's
+		// own: the tool reports what fails, in its words.
+		grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io.Discard))
+	}
 	os.Exit(run(os.Args[1:], &env{
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
