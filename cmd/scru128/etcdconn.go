@@ -28,7 +28,8 @@ import (
 
 const (
 	// dialTimeout bounds the authentication that etcd's client makes
-	// before its first request, as etcdctl's --dial-timeout does.
+	// before its first request, and a connection's wait for the server's
+	// first words.
 	dialTimeout = 5 * time.Second
 	// reconnectDelay is the longest wait between two attempts to connect
 	// to a member: gRPC's default of two minutes would outlast any lease.
@@ -453,6 +454,13 @@ func retry(err error) bool {
 
 func (f *failover) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	ctx = clientv3.WithRequireLeader(ctx)
+	if method == authenticateMethod {
+		// etcd hashes the password for each authentication, on purpose
+		// slowly: sent again after a short bound, it would cost the
+		// cluster more each time and might never be answered in time.
+		// It is bounded by dialTimeout instead.
+		return invoker(ctx, method, req, reply, cc, opts...)
+	}
 	bound := f.attempt
 	for {
 		attempt, cancel := context.WithTimeout(ctx, bound)
@@ -471,6 +479,10 @@ func (f *failover) unary(ctx context.Context, method string, req, reply any, cc 
 		}
 	}
 }
+
+// authenticateMethod is the request that trades a user's password for a
+// token.
+const authenticateMethod = "/etcdserverpb.Auth/Authenticate"
 
 // keepAliveMethod is the stream of a lease keep-alive, which etcd's
 // client opens anew for each one (KeepAliveOnce), and again, to the next

@@ -114,8 +114,9 @@ func (p *pki) issue(t *testing.T, name string, uses ...x509.ExtKeyUsage) (cert, 
 // startTLSServer starts etcd serving clients over TLS only, with
 // certificates of p, and asking them for a certificate p signed (etcd's
 // --client-cert-auth). Its endpoint is host:port, without a scheme, as
-// etcdctl users write it.
-func startTLSServer(t *testing.T, p *pki) *server {
+// etcdctl users write it. configure, if given, is applied to the config
+// too.
+func startTLSServer(t *testing.T, p *pki, configure ...func(*embed.Config)) *server {
 	t.Helper()
 	// etcd's own JSON gateway (on by default) calls the server's gRPC side
 	// as a client with the server's certificate, so that certificate serves
@@ -123,6 +124,9 @@ func startTLSServer(t *testing.T, p *pki) *server {
 	cert, key := p.issue(t, "etcd-server", x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth)
 	srv := startServerWith(t, "https", func(cfg *embed.Config) {
 		cfg.ClientTLSInfo = transport.TLSInfo{CertFile: cert, KeyFile: key, TrustedCAFile: p.ca, ClientCertAuth: true}
+		for _, c := range configure {
+			c(cfg)
+		}
 	})
 	srv.endpoint = strings.TrimPrefix(srv.endpoint, "https://")
 	return srv
@@ -316,7 +320,7 @@ func TestCLITakesTheCertificateNameAsUser(t *testing.T) {
 	}
 	bin := buildCLI(t)
 	p := newPKI(t, "test CA")
-	srv := startTLSServer(t, p)
+	srv := startTLSServer(t, p, func(cfg *embed.Config) { cfg.BcryptCost = 4 })
 	rootCert, rootKey := p.issue(t, "root", x509.ExtKeyUsageClientAuth)
 	minterCert, minterKey := p.issue(t, "minter", x509.ExtKeyUsageClientAuth)
 	strangerCert, strangerKey := p.issue(t, "stranger", x509.ExtKeyUsageClientAuth)
