@@ -3,8 +3,10 @@ package etcdnode_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,8 +182,11 @@ func TestCLISignalAfterLostLease(t *testing.T) {
 // TestCLISignalBeforeLostLease: the same partition, but SIGINT and SIGTERM
 // come while the lease still holds, when gen may be waiting for etcd to
 // raise its bound and will try to store its last ID through the partition.
+// It must say that it could not give the node ID back, and etcd must agree:
+// the holder key is still there.
 func TestCLISignalBeforeLostLease(t *testing.T) {
 	bin, srv := startCLITest(t)
+	c := newClient(t, srv.endpoint)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		p, endpoint := startProxy(t, srv.endpoint)
 		g := startStreamingGen(t, bin, endpoint)
@@ -192,6 +197,13 @@ func TestCLISignalBeforeLostLease(t *testing.T) {
 			t.Errorf("%v: the lease was reported lost before the signal: %q", sig, g.stderr.String())
 		}
 		g.checkIDs(t)
+		checkStderr(t, sig.String(), g.stderr.String())
+		first := scru64.MustParse(strings.Fields(g.stdout.String())[0])
+		holder := fmt.Sprintf("/scru64/node/%07d", first.NodeCtr()>>8)
+		if !strings.Contains(g.stderr.String(), "giving the node ID back") || !slices.Contains(holderKeys(t, c, "/scru64/"), holder) {
+			t.Errorf("%v: stderr %q, holder keys %q: want it to say the node ID was not given back, and %s still there",
+				sig, g.stderr.String(), holderKeys(t, c, "/scru64/"), holder)
+		}
 	}
 }
 
@@ -208,6 +220,13 @@ func TestCLISignalWithEtcdReachable(t *testing.T) {
 	g.checkIDs(t)
 	lines := strings.Fields(g.stdout.String())
 	last := scru64.MustParse(lines[len(lines)-1])
+	c := newClient(t, srv.endpoint)
+	if held := holderKeys(t, c, "/scru64/"); len(held) != 0 {
+		t.Errorf("the node ID was not given back: holder keys %q", held)
+	}
+	if record, _ := readRecord(t, c, recordKeyOf("/scru64/", uint32(last.NodeCtr()>>8))); record != last {
+		t.Errorf("the record is %v, not the last ID printed, %v", record, last)
+	}
 
 	ids, err := runGen(t, bin, srv.endpoint, "-n", "10", "-etcd-size", "16")
 	if err != nil {
