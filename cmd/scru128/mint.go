@@ -217,7 +217,7 @@ const (
 	etcdGrace = 700 * time.Millisecond
 	// hardStop is when gen exits whatever it is doing, if the run allows
 	// it (see stopper.setAbandon): blocked writing to a reader that does
-	// not keep up, say.
+	// not keep up, say. It leaves time for what it says, and then some.
 	hardStop = 850 * time.Millisecond
 )
 
@@ -290,7 +290,16 @@ func (s *stopper) stopHard(e *env) {
 		return
 	}
 	s.mu.Unlock()
-	e.exit(abandon())
+	// What abandon says goes to stderr, which may be as stuck as stdout:
+	// gen exits all the same, a little later.
+	status := make(chan int, 1)
+	go func() { status <- abandon() }()
+	select {
+	case code := <-status:
+		e.exit(code)
+	case <-time.After(100 * time.Millisecond):
+		e.exit(s.status())
+	}
 }
 
 // stopped reports whether the signal has come.
