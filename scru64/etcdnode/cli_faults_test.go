@@ -22,7 +22,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,8 +81,6 @@ func checkStderr(t *testing.T, what, stderr string, secrets ...string) {
 type hostile struct {
 	endpoint string // scheme://127.0.0.1:port
 	conns    atomic.Int64
-	mu       sync.Mutex
-	requests []string // "METHOD path body", for those that count them
 }
 
 // startHostile starts a hostile server that answers with h, over TLS with
@@ -118,21 +115,6 @@ func countNew(n *atomic.Int64, state http.ConnState) {
 	if state == http.StateNew {
 		n.Add(1)
 	}
-}
-
-// record keeps a request's method, path and body.
-func (s *hostile) record(r *http.Request) []byte {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.requests = append(s.requests, r.Method+" "+r.URL.Path+" "+string(body))
-	return body
-}
-
-func (s *hostile) seen() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.requests...)
 }
 
 // grpcMessage answers a gRPC call with one message (gzip-compressed if
