@@ -1,44 +1,64 @@
 package main
 
-// gen -etcd: a node ID leased from etcd, the flags that say which cluster
-// and as whom, and the words for what etcd answers.
+// gen -etcd: a node ID leased from etcd with package etcdnode over etcd's
+// Go client, the flags that say which cluster and as whom, and the words
+// for what etcd answers.
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/fastid/scru128/internal/etcdhttp"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
+	"github.com/fastid/scru128/scru64/etcdnode"
+)
+
+// connField is a setting of gen's connection to etcd.
+type connField int
+
+const (
+	fieldEndpoints connField = iota + 1
+	fieldCACert
+	fieldCert
+	fieldKey
+	fieldUser
 )
 
 // etcdSetting is one of gen's etcd flags: its name, the etcdctl
-// environment variable it falls back on, and the field it sets.
+// environment variable it falls back on, and what it sets.
 type etcdSetting struct {
 	flag  string          // without the dash
 	env   string          // read when the flag is not given; "" for none
-	conn  etcdhttp.Field  // the field of etcdhttp.Config it sets, or 0
-	lease nodelease.Field // the field of nodelease.Config it sets, or 0
+	conn  connField       // the connection setting it gives, or 0
+	lease nodelease.Field // the lease's setting it gives, or 0
 }
 
-// etcdSettings lists gen's etcd flags, -etcd first. With etcdFlagOf it is
-// the one place that knows which flag, or which environment variable,
-// sets each field of the two configs, so that an error that names a field
-// names what the user typed.
+// etcdSettings lists gen's etcd flags, -etcd first: the one place that
+// knows which flag, or which environment variable, gives each setting, so
+// that a message about a setting names what the user typed.
 var etcdSettings = []etcdSetting{
-	{flag: "etcd", conn: etcdhttp.FieldEndpoints},
+	{flag: "etcd", conn: fieldEndpoints},
 	{flag: "etcd-prefix", lease: nodelease.FieldPrefix},
 	{flag: "etcd-size", lease: nodelease.FieldNodeIDSize},
-	{flag: "etcd-cacert", env: "ETCDCTL_CACERT", conn: etcdhttp.FieldCACert},
-	{flag: "etcd-cert", env: "ETCDCTL_CERT", conn: etcdhttp.FieldCert},
-	{flag: "etcd-key", env: "ETCDCTL_KEY", conn: etcdhttp.FieldKey},
-	{flag: "etcd-user", env: "ETCDCTL_USER", conn: etcdhttp.FieldUser},
+	{flag: "etcd-ttl", lease: nodelease.FieldTTL},
+	{flag: "etcd-cacert", env: "ETCDCTL_CACERT", conn: fieldCACert},
+	{flag: "etcd-cert", env: "ETCDCTL_CERT", conn: fieldCert},
+	{flag: "etcd-key", env: "ETCDCTL_KEY", conn: fieldKey},
+	{flag: "etcd-user", env: "ETCDCTL_USER", conn: fieldUser},
 }
 
 // passwordEnv are the variables a password is read from, in this order,
@@ -60,6 +80,7 @@ type etcdFlags struct {
 	endpoints *string
 	prefix    *string
 	size      *uint
+	ttl       *time.Duration
 	// text are the flags with an environment variable to fall back on.
 	text map[string]*string
 }
@@ -68,8 +89,9 @@ func newEtcdFlags(fs *flag.FlagSet) etcdFlags {
 	f := etcdFlags{
 		fs:        fs,
 		endpoints: fs.String("etcd", "", ""),
-		prefix:    fs.String("etcd-prefix", nodelease.DefaultPrefix, ""),
-		size:      fs.Uint("etcd-size", nodelease.DefaultNodeIDSize, ""),
+		prefix:    fs.String("etcd-prefix", etcdnode.DefaultPrefix, ""),
+		size:      fs.Uint("etcd-size", etcdnode.DefaultNodeIDSize, ""),
+		ttl:       fs.Duration("etcd-ttl", etcdnode.DefaultTTL, ""),
 		text:      map[string]*string{},
 	}
 	for _, s := range etcdSettings {
@@ -80,24 +102,39 @@ func newEtcdFlags(fs *flag.FlagSet) etcdFlags {
 	return f
 }
 
-// etcdSetup is what gen -etcd leases with: the two configs, and where
-// each value of the connection came from.
+// maxPrefix bounds the length of -etcd-prefix.
+const maxPrefix = 1024
+
+// etcdSetup is what gen -etcd leases with, read from the flags and the
+// environment and checked.
 type etcdSetup struct {
-	conn  etcdhttp.Config
-	lease nodelease.Config
-	from  map[etcdhttp.Field]string // the flag or variable that gave the value
+	endpoints []string    // scheme://host:port
+	tls       *tls.Config // nil for plain HTTP
+	user      string      // the etcd user, or ""
+	password  string      // the user's password (never printed)
+	certUser  string      // the client certificate's common name, etcd's user when user is ""
+	lease     nodelease.Config
+	from      map[connField]string // the flag or variable that gave each setting
 }
 
-// setup reads the flags, and the environment for those not given. Its
-// error is a usage error's reason, which never holds a password.
+// setup reads the flags, and the environment for those not given, and the
+// files they name. Its error is a usage error's reason, which never holds
+// a password or a URL's credentials.
 func (f etcdFlags) setup(getenv func(string) string) (*etcdSetup, error) {
-	s := &etcdSetup{
-		conn:  etcdhttp.Config{Endpoints: strings.Split(*f.endpoints, ",")},
-		lease: nodelease.DefaultConfig(),
-		from:  map[etcdhttp.Field]string{},
+	s := &etcdSetup{lease: nodelease.DefaultConfig(), from: map[connField]string{fieldEndpoints: "-etcd"}}
+	s.lease.Prefix, s.lease.NodeIDSize, s.lease.TTL = *f.prefix, uint8(*f.size), *f.ttl
+	if len(s.lease.Prefix) > maxPrefix {
+		// The limits on etcd's messages grow with the prefix.
+		return nil, fmt.Errorf("-etcd-prefix: %d bytes, more than %d", len(s.lease.Prefix), maxPrefix)
 	}
-	s.lease.Prefix, s.lease.NodeIDSize = *f.prefix, uint8(*f.size)
-	values := map[etcdhttp.Field]string{}
+	if err := s.lease.Check(); err != nil {
+		var oe *nodelease.OptionError
+		if errors.As(err, &oe) {
+			return nil, fmt.Errorf("%s: %s", s.flagOf(oe.Field), oe.Reason)
+		}
+		return nil, err
+	}
+	values := map[connField]string{}
 	for _, set := range etcdSettings {
 		flagValue, ok := f.text[set.flag]
 		if !ok {
@@ -111,42 +148,157 @@ func (f etcdFlags) setup(getenv func(string) string) (*etcdSetup, error) {
 			values[set.conn], s.from[set.conn] = value, name
 		}
 	}
-	s.conn.CACert, s.conn.Cert, s.conn.Key = values[etcdhttp.FieldCACert], values[etcdhttp.FieldCert], values[etcdhttp.FieldKey]
-	given := values[etcdhttp.FieldUser]
-	if given == "" {
-		return s, nil
+	withTLS := values[fieldCACert] != "" || values[fieldCert] != "" || values[fieldKey] != ""
+	if err := s.setEndpoints(*f.endpoints, withTLS); err != nil {
+		return nil, err
 	}
-	// As etcdctl's --user: a name, or a name and a password after the first
-	// colon.
-	user, password, hasPassword := strings.Cut(given, ":")
-	source := s.from[etcdhttp.FieldUser]
-	if user == "" {
-		return nil, fmt.Errorf("%s: no user name before the colon", source)
-	}
-	s.conn.User = user
-	if hasPassword {
-		s.conn.Password, s.from[etcdhttp.FieldPassword] = password, source
-		return s, nil
-	}
-	for _, env := range passwordEnv {
-		if password := getenv(env); password != "" {
-			s.conn.Password, s.from[etcdhttp.FieldPassword] = password, env
-			return s, nil
+	if strings.HasPrefix(s.endpoints[0], "https://") {
+		if err := s.setTLS(values[fieldCACert], values[fieldCert], values[fieldKey]); err != nil {
+			return nil, err
 		}
 	}
-	return nil, fmt.Errorf("%s %s has no password: give %s %s:PASSWORD, or set %s (gen never prompts)",
-		source, strconv.Quote(user), source, user, passwordEnv[0])
+	return s, s.setUser(values[fieldUser], getenv)
 }
 
-// etcdFlagOf returns the user's name for field, a nodelease.Field or an
-// etcdhttp.Field: the flag that sets it or, for a value that came from the
-// environment, the variable. A field no flag sets is -etcd's.
-func (s *etcdSetup) etcdFlagOf(field any) string {
-	if f, ok := field.(etcdhttp.Field); ok && s.from[f] != "" {
-		return s.from[f]
+// setEndpoints checks -etcd: client URLs, http:// or https://, or host:port
+// as etcdctl takes them (https if a CA or a certificate is given). A path,
+// a query and a fragment are ignored; credentials are refused, without
+// showing them: gen takes the user from -etcd-user, and the password from
+// the environment, where ps does not show it.
+func (s *etcdSetup) setEndpoints(list string, withTLS bool) error {
+	scheme := ""
+	for _, e := range strings.Split(list, ",") {
+		shown := withoutCredentials(e)
+		withScheme := e
+		if !strings.Contains(e, "://") {
+			withScheme = "http://" + e
+			if withTLS {
+				withScheme = "https://" + e
+			}
+		}
+		if strings.Contains(authorityOf(withScheme), "@") {
+			return fmt.Errorf("-etcd %q: credentials in an endpoint are not used: give the user with -etcd-user and the password in $%s", shown, passwordEnv[0])
+		}
+		u, err := url.Parse(withScheme)
+		switch {
+		case e == "":
+			return errors.New("-etcd: an empty endpoint (want comma-separated client URLs, such as http://127.0.0.1:2379)")
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			return fmt.Errorf("-etcd %q: not an http:// or https:// URL with a host", shown)
+		case u.Scheme == "http" && withTLS:
+			return fmt.Errorf("-etcd %q: plain HTTP, but a CA or a client certificate is given (use https://)", shown)
+		case scheme != "" && u.Scheme != scheme:
+			// etcd's client speaks the first endpoint's scheme to all.
+			return fmt.Errorf("-etcd: %s and %s endpoints mixed (give one scheme for all)", scheme+"://", u.Scheme+"://")
+		}
+		scheme = u.Scheme
+		s.endpoints = append(s.endpoints, u.Scheme+"://"+u.Host)
 	}
-	if field == etcdhttp.FieldPassword {
-		field = etcdhttp.FieldUser
+	return nil
+}
+
+// authorityOf returns the part of a URL between "://" and the path.
+func authorityOf(rawURL string) string {
+	_, rest, _ := strings.Cut(rawURL, "://")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// withoutCredentials returns an endpoint with anything before an @ in its
+// authority left out, for messages.
+func withoutCredentials(endpoint string) string {
+	scheme, rest, ok := strings.Cut(endpoint, "://")
+	if !ok {
+		scheme, rest = "", endpoint
+	}
+	authority := authorityOf("x://" + rest)
+	if i := strings.LastIndex(authority, "@"); i >= 0 {
+		rest = "…" + rest[i:]
+	}
+	if ok {
+		return scheme + "://" + rest
+	}
+	return rest
+}
+
+// setTLS reads the CA and the client certificate, if given.
+func (s *etcdSetup) setTLS(caFile, certFile, keyFile string) error {
+	switch {
+	case certFile != "" && keyFile == "":
+		return fmt.Errorf("%s: a client certificate needs its key (%s)", s.flagOf(fieldKey), certFile)
+	case keyFile != "" && certFile == "":
+		return fmt.Errorf("%s: a client key needs its certificate (%s)", s.flagOf(fieldCert), keyFile)
+	}
+	s.tls = &tls.Config{MinVersion: tls.VersionTLS12}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return fmt.Errorf("%s %q: cannot be read: %w", s.flagOf(fieldCACert), caFile, err)
+		}
+		s.tls.RootCAs = x509.NewCertPool()
+		if !s.tls.RootCAs.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(fieldCACert), caFile)
+		}
+	}
+	if certFile == "" {
+		return nil
+	}
+	for _, f := range []struct {
+		field connField
+		file  string
+	}{{fieldCert, certFile}, {fieldKey, keyFile}} {
+		if _, err := os.Stat(f.file); err != nil {
+			return fmt.Errorf("%s %q: cannot be read: %w", s.flagOf(f.field), f.file, err)
+		}
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return fmt.Errorf("%s %q: is not a PEM certificate matching the key %s: %w", s.flagOf(fieldCert), certFile, keyFile, err)
+	}
+	s.tls.Certificates = []tls.Certificate{cert}
+	// etcd takes this name as the user of a request with no token, as
+	// etcdctl users expect.
+	s.certUser = cert.Leaf.Subject.CommonName
+	return nil
+}
+
+// setUser reads the user and its password, as etcdctl's --user: a name,
+// or a name and a password after the first colon; without one, the
+// password comes from the environment.
+func (s *etcdSetup) setUser(given string, getenv func(string) string) error {
+	if given == "" {
+		return nil
+	}
+	user, password, hasPassword := strings.Cut(given, ":")
+	source := s.from[fieldUser]
+	switch {
+	case user == "":
+		return fmt.Errorf("%s: no user name before the colon", source)
+	case hasPassword && password == "":
+		return fmt.Errorf("%s %q: an empty password after the colon", source, user)
+	case !hasPassword:
+		for _, env := range passwordEnv {
+			if password = getenv(env); password != "" {
+				break
+			}
+		}
+	}
+	if password == "" {
+		return fmt.Errorf("%s %s has no password: set %s (or give %s %s:PASSWORD, which ps shows to every user; gen never prompts)",
+			source, strconv.Quote(user), passwordEnv[0], source, user)
+	}
+	s.user, s.password = user, password
+	return nil
+}
+
+// flagOf returns the user's name for a setting, a connField or a
+// nodelease.Field: the flag that gives it or, for a value that came from
+// the environment, the variable.
+func (s *etcdSetup) flagOf(field any) string {
+	if f, ok := field.(connField); ok && s.from[f] != "" {
+		return s.from[f]
 	}
 	for _, set := range etcdSettings {
 		if field == any(set.conn) || field == any(set.lease) {
@@ -156,39 +308,107 @@ func (s *etcdSetup) etcdFlagOf(field any) string {
 	return "-etcd"
 }
 
-// nameFields puts the user's name for their field into the errors in
-// err's tree that name one, so that their texts name it.
-func (s *etcdSetup) nameFields(err error) {
+// reason words an error of leasing or minting through etcd: etcd's
+// answers with their gRPC code, the protocol's errors bare of etcdnode's
+// prefix, a TLS failure naming its flag, and the errors these are wrapped
+// in with their own words, on one line.
+func (s *etcdSetup) reason(err error) string {
 	switch e := err.(type) {
-	case *nodelease.OptionError:
-		e.Option = s.etcdFlagOf(e.Field)
-	case *etcdhttp.ConfigError:
-		e.Name = s.etcdFlagOf(e.Field)
-	case *etcdhttp.TLSError:
-		e.Name = s.etcdFlagOf(e.Field)
-	case interface{ Unwrap() error }:
-		s.nameFields(e.Unwrap())
+	case nil:
+		return "no error"
+	case *tlsError:
+		return e.text(s.flagOf(e.field))
+	case *nodelease.PrefixedError:
+		return s.reason(e.Err)
+	case rpctypes.EtcdError:
+		return s.serverText(e.Error()) + " (gRPC code " + e.Code().String() + ")"
+	case interface{ GRPCStatus() *status.Status }:
+		st := e.GRPCStatus()
+		if st.Code() == codes.DeadlineExceeded {
+			return "etcd did not answer in time"
+		}
+		return s.serverText(st.Message()) + " (gRPC code " + st.Code().String() + ")"
+	}
+	if err == context.DeadlineExceeded {
+		return "etcd did not answer in time"
+	}
+	// A wrapper's own words stay, with what it wraps worded as above, in
+	// the order its text holds them.
+	var inner []error
+	switch e := err.(type) {
 	case interface{ Unwrap() []error }:
-		for _, err := range e.Unwrap() {
-			s.nameFields(err)
+		inner = e.Unwrap()
+	case interface{ Unwrap() error }:
+		inner = []error{e.Unwrap()}
+	}
+	text, rest := "", err.Error()
+	for _, part := range inner {
+		if part == nil {
+			continue
+		}
+		if words := part.Error(); strings.Contains(rest, words) {
+			before, after, _ := strings.Cut(rest, words)
+			text += before + s.reason(part)
+			rest = after
 		}
 	}
+	return strings.ReplaceAll(text+rest, "\n", "; ")
+}
+
+// serverText returns text from etcd (or whoever answers in its place)
+// without the user's password, which a hostile or broken server may echo.
+// (Control characters are escaped where every message is printed.)
+func (s *etcdSetup) serverText(text string) string {
+	if s.password != "" {
+		text = strings.ReplaceAll(text, s.password, "[password]")
+	}
+	return text
 }
 
 // hint returns what gen adds to a failure etcd answered: whose keys a
 // permission denied is about, or that etcd wants a user.
 func (s *etcdSetup) hint(err error) string {
-	var answer *etcdhttp.Error
+	keys := fmt.Sprintf("needs a role that may read and write the keys under %q, the -etcd-prefix", s.lease.Prefix)
 	switch {
-	case !errors.As(err, &answer):
-		return ""
-	case answer.PermissionDenied() && s.conn.User != "":
-		return fmt.Sprintf(" (user %q needs a role that may read and write the keys under %q, the %s)",
-			s.conn.User, s.lease.Prefix, "-etcd-prefix")
-	case answer.PermissionDenied(), answer.NeedsUser():
-		return " (etcd has auth enabled: give -etcd-user)"
+	case errors.Is(err, rpctypes.ErrPermissionDenied) && s.user != "":
+		return fmt.Sprintf(" (user %q %s)", s.user, keys)
+	case errors.Is(err, rpctypes.ErrPermissionDenied) && s.certUser != "":
+		return fmt.Sprintf(" (user %q, the client certificate's common name, %s)", s.certUser, keys)
+	case errors.Is(err, rpctypes.ErrPermissionDenied), errors.Is(err, rpctypes.ErrUserEmpty):
+		return " (etcd has auth enabled: give -etcd-user, or a client certificate named after an etcd user)"
 	}
 	return ""
+}
+
+// dataError returns what gen says of an error that is etcd's data, not the
+// flags, being wrong, or "" for another error. A realm of another node ID
+// size is the flags' fault (-etcd-size), and so a usage error, found
+// separately.
+func (s *etcdSetup) dataError(err error) string {
+	var (
+		realm  *nodelease.RealmError
+		record *nodelease.RecordError
+	)
+	switch {
+	case errors.As(err, &realm) && !isNodeIDSize(realm.Found):
+		return fmt.Sprintf("the realm key %q holds %q, not a node ID size: no scru128 or etcdnode wrote it (is -etcd-prefix %q the realm's?)",
+			realm.Key, realm.Found, s.lease.Prefix)
+	case errors.As(err, &record):
+		why := "it is an ID of another node ID"
+		if record.Err != nil {
+			why = reason(record.Err)
+		}
+		return fmt.Sprintf("the continuity record %q holds %q, not an ID of node ID %d/%d (%s): no scru128 or etcdnode wrote it",
+			record.Key, record.Value, record.NodeID, record.Size, why)
+	}
+	return ""
+}
+
+// isNodeIDSize reports whether a realm key's value is a node ID size as the
+// protocol writes it.
+func isNodeIDSize(value string) bool {
+	n, err := strconv.Atoi(value)
+	return err == nil && n >= 1 && n <= 23 && strconv.Itoa(n) == value
 }
 
 // etcdTimeout bounds leasing a node ID from etcd, and giving it back.
@@ -196,78 +416,138 @@ const etcdTimeout = 30 * time.Second
 
 // leasedNode is a node ID leased from etcd with -etcd.
 type leasedNode struct {
-	node *nodelease.Node
-	stop *stopper
-	// giveBack starts Node.Close, once: at the end of the run, or as soon
-	// as a signal comes, since minting may be waiting for etcd and only
-	// closing the node ends that wait.
-	giveBack sync.Once
-	closed   chan error // Close's result
-	finished chan struct{}
+	node   *etcdnode.Node
+	client interface{ Close() error }
+	setup  *etcdSetup
+	stop   *stopper
+
+	mu         sync.Mutex
+	givingBack bool  // Close has started
+	abandoned  bool  // gen is exiting without giving the node ID back
+	reported   bool  // the outcome was reported (by finish or abandon)
+	closeErr   error // Close's result, once closed is closed
+	closed     chan struct{}
+	finished   chan struct{} // closed when the run calls finish
 }
 
 // acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
 // an exit status after reporting an error, or at once on a signal. What
 // the flags, the environment and the files they name say is a usage error
 // (exit status 2), found before any request; what etcd (or the TLS
-// handshake) refuses is a failure (exit status 1), found at the first
-// request that meets it.
+// handshake) refuses, and data in etcd that no node wrote, is a failure
+// (exit status 1), found at the first request that meets it.
 func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 	setup, err := flags.setup(e.getenv)
 	if err != nil {
 		return nil, usageFailure(e, "gen", err.Error())
 	}
-	store, err := etcdhttp.New(setup.conn)
-	if err != nil {
-		setup.nameFields(err)
-		return nil, usageFailure(e, "gen", err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), etcdTimeout)
-	defer cancel()
 	type result struct {
-		node *nodelease.Node
-		err  error
+		node   *etcdnode.Node
+		client interface{ Close() error }
+		reach  *reach
+		err    error
 	}
+	// base ends every request of the client, and the lease, as soon as no
+	// endpoint can be used.
+	base, abort := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(base, etcdTimeout)
+	defer cancel()
 	acquired := make(chan result, 1)
 	go func() {
-		n, err := nodelease.Acquire(ctx, store, setup.lease)
-		acquired <- result{n, err}
+		r := newReach(setup.endpoints, setup.tls)
+		go func() {
+			select {
+			case <-r.failed:
+				abort()
+			case <-ctx.Done():
+			}
+		}()
+		c, err := setup.newClient(base, r)
+		if err != nil {
+			r.end()
+			acquired <- result{reach: r, err: err}
+			return
+		}
+		n, err := etcdnode.Acquire(ctx, c, etcdnode.WithPrefix(setup.lease.Prefix),
+			etcdnode.WithNodeIDSize(setup.lease.NodeIDSize), etcdnode.WithTTL(setup.lease.TTL))
+		r.end()
+		if err != nil {
+			c.Close()
+			acquired <- result{reach: r, err: err, client: c}
+			return
+		}
+		acquired <- result{n, c, r, nil}
 	}()
-	var r result
+	var res result
 	select {
-	case r = <-acquired:
+	case res = <-acquired:
 	case <-stop.done:
 		// Acquire revokes a lease it granted when it fails, with a timeout
 		// of its own; gen does not wait for that. A lease left behind
 		// expires after its TTL.
 		return nil, stop.status()
 	}
-	if r.err != nil {
-		setup.nameFields(r.err)
-		if errors.Is(r.err, nodelease.ErrInvalidOption) || errors.Is(r.err, nodelease.ErrRealmMismatch) {
-			return nil, usageFailure(e, "gen", r.err.Error())
+	if err := res.err; err != nil {
+		if base.Err() != nil {
+			err = res.reach.errors(setup.endpoints) // why no endpoint could be used
+		} else if failed := res.reach.errors(setup.endpoints); failed != nil && errors.Is(err, context.DeadlineExceeded) {
+			// Some endpoints failed, and the others did not answer.
+			err = &slowError{err: err, failed: failed}
+		} else if setup.user != "" && res.client == nil {
+			// etcd's client authenticates before it returns.
+			err = &authError{user: setup.user, err: err}
 		}
-		return nil, failure(e, fmt.Errorf("leasing a node ID from etcd: %w%s", r.err, setup.hint(r.err)))
+		return nil, setup.leaseFailure(e, err)
 	}
-	if wait := r.node.ClockWait(); wait > 0 {
-		last := r.node.NodeSpec().NodePrev()
+	n := &leasedNode{node: res.node, client: res.client, setup: setup, stop: stop, closed: make(chan struct{}), finished: make(chan struct{})}
+	if wait := n.node.ClockWait(); wait > 0 {
+		last := n.node.NodeSpec().NodePrev()
 		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
-			wait.Round(time.Second), r.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
+			wait.Round(time.Second), n.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
 	}
-	n := &leasedNode{node: r.node, stop: stop, closed: make(chan error, 1), finished: make(chan struct{})}
-	go func() {
-		select {
-		case <-stop.done:
-			n.startGiveBack()
-		case <-n.finished:
-		}
-	}()
+	stop.setAbandon(func() int { return n.abandon(e) })
+	go n.watchSignal()
 	return n, exitOK
 }
 
+// leaseFailure reports an error of leasing a node ID and returns the exit
+// status: 2 for a realm of another node ID size (-etcd-size is wrong), 1
+// for the rest.
+func (s *etcdSetup) leaseFailure(e *env, err error) int {
+	var realm *nodelease.RealmError
+	if errors.As(err, &realm) && isNodeIDSize(realm.Found) {
+		return usageFailure(e, "gen", fmt.Sprintf("-etcd-size %d: the realm under %q has node ID size %s (%q holds it), and every node under one prefix uses the same size: give -etcd-size %s, or another -etcd-prefix",
+			realm.Want, s.lease.Prefix, realm.Found, realm.Key, realm.Found))
+	}
+	if text := s.dataError(err); text != "" {
+		return failure(e, fmt.Errorf("leasing a node ID from etcd: %s", text))
+	}
+	return failure(e, fmt.Errorf("leasing a node ID from etcd: %s%s", s.reason(err), s.hint(err)))
+}
+
+// slowError is a request that no endpoint answered in time while others
+// failed.
+type slowError struct {
+	err, failed error
+}
+
+func (e *slowError) Error() string   { return e.err.Error() + " (and " + e.failed.Error() + ")" }
+func (e *slowError) Unwrap() []error { return []error{e.err, e.failed} }
+
+// authError is a failure to authenticate as a user.
+type authError struct {
+	user string
+	err  error
+}
+
+func (e *authError) Error() string {
+	return "authenticating as user " + strconv.Quote(e.user) + ": " + e.err.Error()
+}
+func (e *authError) Unwrap() error { return e.err }
+
 func (n *leasedNode) generate() (scru64.ID, error) {
 	id, err := n.node.Generate()
-	if err != nil && errors.Is(err, nodelease.ErrClosed) && n.stop.stopped() {
+	if err != nil && errors.Is(err, etcdnode.ErrClosed) && n.stop.stopped() {
 		return id, errInterrupted // closed by the signal
 	}
 	return id, err
@@ -281,36 +561,117 @@ func (n *leasedNode) backfill(int64) func() (scru64.ID, error) {
 	return func() (scru64.ID, error) { return 0, errBackfillLeased }
 }
 
-// startGiveBack starts closing the node: storing its last ID in etcd and
-// revoking its lease, bounded by etcdTimeout and by the grace after a
-// signal.
-func (n *leasedNode) startGiveBack() {
-	n.giveBack.Do(func() {
-		go func() {
-			ctx, cancel := n.stop.context(etcdTimeout)
-			defer cancel()
-			n.closed <- n.node.Close(ctx)
-		}()
-	})
+// idleAfterSignal is how long after a signal the run may be neither
+// writing nor finished before gen takes it to be waiting for etcd to raise
+// its bound, inside Generate: only closing the node ends that wait. A run
+// that writes is held up by its reader, and gives the node ID back itself
+// once the lines it minted are written.
+const idleAfterSignal = 100 * time.Millisecond
+
+// watchSignal closes the node after a signal if the run is waiting for
+// etcd, and does nothing otherwise: the run stops minting, writes what it
+// minted and gives the node ID back in finish, so that the record holds
+// the last ID printed.
+func (n *leasedNode) watchSignal() {
+	select {
+	case <-n.stop.done:
+	case <-n.finished:
+		return
+	}
+	signalled := time.Now()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-n.finished:
+			return
+		case <-tick.C:
+		}
+		if n.stop.writing.Load() {
+			signalled = time.Now()
+		} else if time.Since(signalled) >= idleAfterSignal {
+			n.startGiveBack()
+			return
+		}
+	}
 }
 
-// finish gives the node ID back. A node whose lease was lost during the
-// run has already been reported by the minting error.
+// startGiveBack starts closing the node, once: storing its last ID in etcd
+// and revoking its lease, bounded by etcdTimeout and, after a signal, by
+// etcdGrace. It does nothing once gen is abandoning the node.
+func (n *leasedNode) startGiveBack() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.givingBack || n.abandoned {
+		return
+	}
+	n.givingBack = true
+	go func() {
+		ctx, cancel := n.stop.context(etcdTimeout)
+		defer cancel()
+		n.closeErr = n.node.Close(ctx)
+		n.client.Close()
+		close(n.closed)
+	}()
+}
+
+// finish gives the node ID back, after the last line was written. A node
+// whose lease was lost during the run has already been reported by the
+// minting error.
 func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
 	close(n.finished)
 	n.startGiveBack()
-	var err error
-	select {
-	case err = <-n.closed:
-	case <-stop.expired:
-		err = context.Canceled // Close is stuck past its context: give up
-	}
-	switch {
-	case err == nil, errors.Is(err, nodelease.ErrLeaseLost), errors.Is(err, nodelease.ErrClosed):
-		return exitOK
-	case stop.stopped():
-		warn(e, "interrupted while giving the node ID back to etcd: it is free again once its lease expires, and the next holder still continues after every ID printed")
+	<-n.closed
+	return n.report(e)
+}
+
+// report says what giving the node ID back came to, unless it was given
+// back or its lease had been lost (which minting reported), and returns
+// the exit status. Of finish and abandon, the first to call it reports.
+func (n *leasedNode) report(e *env) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.reported {
 		return exitFailure
 	}
-	return failure(e, fmt.Errorf("giving the node ID back to etcd: %w", err))
+	n.reported = true
+	switch err := n.closeErr; {
+	case err == nil, errors.Is(err, etcdnode.ErrLeaseLost), errors.Is(err, etcdnode.ErrClosed):
+		return exitOK
+	case n.stop.stopped():
+		warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd (%s): it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
+			n.setup.reason(err), n.setup.lease.TTL))
+		return exitFailure
+	default:
+		return failure(e, fmt.Errorf("giving the node ID back to etcd: %s", n.setup.reason(err)))
+	}
+}
+
+// abandon is what gen does when it must exit, hardStop after a signal,
+// before the run has ended: when the node ID is not being given back (the
+// run is still writing to a reader that does not keep up), it says so, and
+// it is not; when it is, it reports how that went.
+func (n *leasedNode) abandon(e *env) int {
+	n.mu.Lock()
+	if !n.givingBack {
+		n.abandoned, n.reported = true, true
+		n.mu.Unlock()
+		warn(e, fmt.Sprintf("interrupted before the node ID was given back to etcd, while the output was still being written: it stays held until its lease expires, within %v, and the next holder continues after every ID printed",
+			n.setup.lease.TTL))
+		return n.stop.status()
+	}
+	n.mu.Unlock()
+	select {
+	case <-n.closed:
+		n.report(e)
+	case <-time.After(50 * time.Millisecond):
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if !n.reported {
+			n.reported = true
+			warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd, before etcd answered: it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
+				n.setup.lease.TTL))
+		}
+	}
+	return n.stop.status()
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
-	"github.com/fastid/scru128/internal/etcdhttp"
 	"github.com/fastid/scru128/internal/nodelease"
 )
 
@@ -56,18 +56,17 @@ func TestEtcdFlagsOverEtcdctlVariables(t *testing.T) {
 
 func TestEtcdUserAndPassword(t *testing.T) {
 	for _, tc := range []struct {
-		name       string
-		vars       map[string]string
-		user       string // -etcd-user, if not ""
-		wantUser   string
-		wantPass   string
-		passSource string
+		name     string
+		vars     map[string]string
+		user     string // -etcd-user, if not ""
+		wantUser string
+		wantPass string
 	}{
-		{"in the flag", nil, "alice:pw:with:colons", "alice", "pw:with:colons", "-etcd-user"},
-		{"from SCRU128_ETCD_PASSWORD", map[string]string{"SCRU128_ETCD_PASSWORD": "a", "ETCDCTL_PASSWORD": "b"}, "alice", "alice", "a", "SCRU128_ETCD_PASSWORD"},
-		{"from ETCDCTL_PASSWORD", map[string]string{"ETCDCTL_PASSWORD": "b"}, "alice", "alice", "b", "ETCDCTL_PASSWORD"},
-		{"all from ETCDCTL_USER", map[string]string{"ETCDCTL_USER": "bob:c"}, "", "bob", "c", "ETCDCTL_USER"},
-		{"the flag over ETCDCTL_USER", map[string]string{"ETCDCTL_USER": "bob:c"}, "alice:d", "alice", "d", "-etcd-user"},
+		{"in the flag", nil, "alice:pw:with:colons", "alice", "pw:with:colons"},
+		{"from SCRU128_ETCD_PASSWORD", map[string]string{"SCRU128_ETCD_PASSWORD": "a", "ETCDCTL_PASSWORD": "b"}, "alice", "alice", "a"},
+		{"from ETCDCTL_PASSWORD", map[string]string{"ETCDCTL_PASSWORD": "b"}, "alice", "alice", "b"},
+		{"all from ETCDCTL_USER", map[string]string{"ETCDCTL_USER": "bob:c"}, "", "bob", "c"},
+		{"the flag over ETCDCTL_USER", map[string]string{"ETCDCTL_USER": "bob:c"}, "alice:d", "alice", "d"},
 	} {
 		fs := newFlagSet("gen")
 		flags := newEtcdFlags(fs)
@@ -79,9 +78,8 @@ func TestEtcdUserAndPassword(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, err := flags.setup(func(k string) string { return tc.vars[k] })
-		if err != nil || s.conn.User != tc.wantUser || s.conn.Password != tc.wantPass ||
-			s.etcdFlagOf(etcdhttp.FieldPassword) != tc.passSource {
-			t.Errorf("%s: %+v, %v; want user %q, password %q from %s", tc.name, s, err, tc.wantUser, tc.wantPass, tc.passSource)
+		if err != nil || s.user != tc.wantUser || s.password != tc.wantPass {
+			t.Errorf("%s: %+v, %v; want user %q, password %q", tc.name, s, err, tc.wantUser, tc.wantPass)
 		}
 	}
 }
@@ -111,7 +109,7 @@ func TestEtcdPasswordIsNeverPrinted(t *testing.T) {
 func TestEtcdUserWithoutPasswordIsAUsageError(t *testing.T) {
 	start := time.Now()
 	stderr, status := genWithEnv(t, nil, "-etcd", unreachable, "-etcd-user", "alice")
-	want := `scru128 gen: -etcd-user "alice" has no password: give -etcd-user alice:PASSWORD, or set SCRU128_ETCD_PASSWORD (gen never prompts)`
+	want := `scru128 gen: -etcd-user "alice" has no password: set SCRU128_ETCD_PASSWORD (or give -etcd-user alice:PASSWORD, which ps shows to every user; gen never prompts)`
 	if status != 2 || !strings.HasPrefix(stderr, want+"\n") || time.Since(start) > time.Second {
 		t.Fatalf("status %d, stderr %q; want 2 and %q at once", status, stderr, want)
 	}
@@ -126,41 +124,127 @@ func TestEtcdTLSOverPlainHTTPIsAUsageError(t *testing.T) {
 
 func TestEtcdFlagsNeedEtcd(t *testing.T) {
 	for _, name := range etcdFlagNames()[1:] {
-		stderr, status := genWithEnv(t, nil, "-"+name, "1")
+		value := "1"
+		if name == "etcd-ttl" {
+			value = "5s"
+		}
+		stderr, status := genWithEnv(t, nil, "-"+name, value)
 		if status != 2 || !strings.Contains(stderr, "-"+name+" needs -etcd") {
 			t.Errorf("-%s without -etcd: status %d, stderr %q", name, status, stderr)
 		}
 		e, _, errOut := testEnv("", nil)
-		if status := run([]string{"gen", "-" + name, "1"}, e); status != 2 || !strings.Contains(errOut.String(), "applies to -format scru64 only") {
+		if status := run([]string{"gen", "-" + name, value}, e); status != 2 || !strings.Contains(errOut.String(), "applies to -format scru64 only") {
 			t.Errorf("-%s with scru128: status %d, stderr %q", name, status, errOut.String())
 		}
 	}
 }
 
-// TestEtcdFlagOfNamesEveryField: every field of the two configs that an
-// error can name maps to a flag gen defines.
+// TestEtcdFlagOfNamesEveryField: every setting a message can name maps to
+// a flag gen defines.
 func TestEtcdFlagOfNamesEveryField(t *testing.T) {
 	fs := newFlagSet("gen")
 	newEtcdFlags(fs)
-	s := &etcdSetup{from: map[etcdhttp.Field]string{}}
+	s := &etcdSetup{from: map[connField]string{}}
 	fields := []any{nodelease.FieldStore, nodelease.FieldPrefix, nodelease.FieldNodeIDSize, nodelease.FieldTTL, nodelease.FieldRange}
-	for f := etcdhttp.FieldEndpoints; f <= etcdhttp.FieldPassword; f++ {
+	for f := fieldEndpoints; f <= fieldUser; f++ {
 		fields = append(fields, f)
 	}
 	for _, field := range fields {
-		name := s.etcdFlagOf(field)
+		name := s.flagOf(field)
 		if fs.Lookup(strings.TrimPrefix(name, "-")) == nil {
 			t.Errorf("%v: %q is not a flag of gen", field, name)
 		}
 	}
-	if got := s.etcdFlagOf(nodelease.FieldPrefix); got != "-etcd-prefix" {
-		t.Errorf("FieldPrefix: %q", got)
+	for field, want := range map[any]string{nodelease.FieldPrefix: "-etcd-prefix", nodelease.FieldTTL: "-etcd-ttl", fieldCert: "-etcd-cert"} {
+		if got := s.flagOf(field); got != want {
+			t.Errorf("%v: %q, want %q", field, got, want)
+		}
 	}
-	// A name is put into every error of a joined tree, not the first only.
-	a := &etcdhttp.TLSError{Field: etcdhttp.FieldCACert, Err: errors.New("x")}
-	b := &etcdhttp.TLSError{Field: etcdhttp.FieldCert, Err: errors.New("y")}
-	s.nameFields(&nodelease.StoreError{Op: "op", Err: errors.Join(a, b)})
-	if a.Name != "-etcd-cacert" || b.Name != "-etcd-cert" {
-		t.Errorf("names %q and %q", a.Name, b.Name)
+}
+
+// TestEtcdCredentialsInAnEndpointAreAUsageError: a user name and password
+// in an -etcd URL were dropped without a word; they are a usage error now,
+// and the message shows neither.
+func TestEtcdCredentialsInAnEndpointAreAUsageError(t *testing.T) {
+	const user, secret = "bobby-the-user", "pw-in-the-url"
+	for _, endpoint := range []string{
+		"http://" + user + ":" + secret + "@127.0.0.1:1",
+		"https://" + user + ":" + secret + "@127.0.0.1:1",
+		user + ":" + secret + "@127.0.0.1:1",
+		"127.0.0.1:2,http://" + user + ":" + secret + "@127.0.0.1:1",
+		"http://" + user + ":" + secret + "@127.0.0.1:1/v3?x=1#y",
+		"http://" + user + ":" + secret + "@[::1", // not a URL at all
+		"http://" + user + "@127.0.0.1:1",
+		"http://:" + secret + "@127.0.0.1:1",
+	} {
+		stderr, status := genWithEnv(t, nil, "-etcd", endpoint)
+		if status != 2 || !strings.Contains(stderr, "-etcd") || strings.Contains(stderr, user) || strings.Contains(stderr, secret) {
+			t.Errorf("-etcd %s: status %d, stderr %q; want a usage error naming -etcd, without the credentials", endpoint, status, stderr)
+		}
+	}
+}
+
+// TestEtcdUserHelpSaysHowToKeepThePasswordOutOfPs: the help of
+// -etcd-user says, beside the flag, that a password in it shows in ps, and
+// which variable keeps it out.
+func TestEtcdUserHelpSaysHowToKeepThePasswordOutOfPs(t *testing.T) {
+	_, entry, _ := strings.Cut(genUsage, "\n  -etcd-user")
+	if end := strings.Index(entry, "\n  -"); end >= 0 {
+		entry = entry[:end]
+	}
+	if end := strings.Index(entry, "\n\n"); end >= 0 {
+		entry = entry[:end]
+	}
+	for _, want := range []string{"SCRU128_ETCD_PASSWORD", "ps"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("the help of -etcd-user does not say %q:\n  -etcd-user%s", want, entry)
+		}
+	}
+}
+
+// TestMessagesShowNoControlCharacters: whatever a message quotes (etcd's
+// text, a key), stderr gets one line of printable text: control
+// characters, C1 controls, bidirectional overrides and invalid UTF-8 are
+// shown escaped.
+func TestMessagesShowNoControlCharacters(t *testing.T) {
+	const text = "a\x1b[31mb\r\x07c\u009bd\u202ee\xfff\ng\x7f"
+	e, _, errOut := testEnv("", nil)
+	failure(e, errors.New(text))
+	usageFailure(e, "gen", text)
+	got := errOut.String()
+	for line := range strings.Lines(got) {
+		line = strings.TrimSuffix(line, "\n")
+		for i, r := range line {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || (r == utf8.RuneError && !strings.HasPrefix(line[i:], "\uFFFD")) {
+				t.Errorf("stderr line %q holds %U", line, r)
+			}
+		}
+	}
+	if !strings.Contains(got, `a\x1b[31mb`) || strings.Count(got, "\n") != 3 {
+		t.Errorf("stderr %q: want each message on one line, the escape shown as \\x1b", got)
+	}
+}
+
+// TestEtcdSettingsCheckedBeforeAnyRequest: what the flags say wrong is a
+// usage error, found before gen connects.
+func TestEtcdSettingsCheckedBeforeAnyRequest(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-etcd", "http://127.0.0.1:1,https://127.0.0.1:2"}, "-etcd: http:// and https:// endpoints mixed"},
+		{[]string{"-etcd", "127.0.0.1:1,"}, "-etcd: an empty endpoint"},
+		{[]string{"-etcd", "ftp://127.0.0.1:1"}, `-etcd "ftp://127.0.0.1:1": not an http:// or https:// URL with a host`},
+		{[]string{"-etcd", unreachable, "-etcd-prefix", strings.Repeat("p", 1025)}, "-etcd-prefix: 1025 bytes, more than 1024"},
+		{[]string{"-etcd", unreachable, "-etcd-prefix", ""}, "-etcd-prefix: the prefix is empty"},
+		{[]string{"-etcd", unreachable, "-etcd-ttl", "1500ms"}, "-etcd-ttl: 1.5s is not a whole number of seconds"},
+		{[]string{"-etcd", unreachable, "-etcd-ttl", "0s"}, "-etcd-ttl: 0s is below 1s"},
+		{[]string{"-etcd", unreachable, "-etcd-user", "alice:"}, `-etcd-user "alice": an empty password after the colon`},
+	} {
+		start := time.Now()
+		stderr, status := genWithEnv(t, nil, tc.args...)
+		if status != 2 || !strings.Contains(stderr, tc.want) || time.Since(start) > time.Second {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q at once", tc.args, status, stderr, tc.want)
+		}
 	}
 }

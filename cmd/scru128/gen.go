@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"time"
 )
 
@@ -43,9 +45,13 @@ Flags:
                node ID's last ID, stops minting if the lease is lost, and
                gives the node ID back when done
   -etcd-prefix P
-               the etcd key prefix of the node IDs (default /scru64/)
+               the etcd key prefix of the node IDs, at most 1,024 bytes
+               (default /scru64/)
   -etcd-size N the node ID size in bits, 1 to 23, the same for every node
                under one prefix (default 8)
+  -etcd-ttl D  the lease's time to live, whole seconds (default 10s): the
+               node ID of a gen that dies is free again after D, and a gen
+               that cannot reach etcd stops minting after about 0.9 D
   -etcd-cacert FILE
                verify etcd's certificate with the CAs in FILE (PEM) instead
                of the system's; URLS without a scheme are then https
@@ -54,9 +60,12 @@ Flags:
   -etcd-key FILE
                the client certificate's private key (PEM)
   -etcd-user USER[:PASSWORD]
-               authenticate to etcd as USER; without :PASSWORD the password
-               comes from $SCRU128_ETCD_PASSWORD, then $ETCDCTL_PASSWORD
-               (gen never prompts)
+               authenticate to etcd as USER (without it, etcd takes the
+               client certificate's common name as the user, as for
+               etcdctl). ps shows a :PASSWORD here to every user of the
+               machine: give USER alone and the password in
+               $SCRU128_ETCD_PASSWORD (or $ETCDCTL_PASSWORD); gen never
+               prompts
 
 ` + formatTable() + `
 Output is flushed at least every 100 ms while IDs are made, and before gen
@@ -75,11 +84,12 @@ the record of the last ID is kept in etcd, and none of this is needed.
 
 etcd: -etcd-cacert, -etcd-cert, -etcd-key and -etcd-user, when not given, are
 read from etcdctl's variables $ETCDCTL_CACERT, $ETCDCTL_CERT, $ETCDCTL_KEY and
-$ETCDCTL_USER; a flag, even empty, wins over its variable. Unlike etcdctl, gen
-(through etcd's JSON gateway) never takes a certificate's name as the user:
-with auth enabled, give -etcd-user. A flag or file gen cannot use is a usage
-error (status 2); what etcd refuses (the TLS handshake, the user, the keys) is
-a failure (status 1), reported at the first request.
+$ETCDCTL_USER; a flag, even empty, wins over its variable. gen talks to every
+endpoint through etcd's client and goes on through the others when one fails.
+A flag or file gen cannot use is a usage error (status 2), and so is a user
+name or password inside an -etcd URL; what etcd refuses (the TLS handshake,
+the user, the keys) is a failure (status 1), reported at the first request,
+and so is data under the prefix that no scru128 or etcdnode wrote.
 `
 
 // genFlags are gen's flags.
@@ -193,6 +203,10 @@ func (p *genPlan) run(e *env) int {
 		if n, status = openNode(e, p.node, stop); n == nil {
 			return status
 		}
+	} else {
+		// Nothing to finish but the output: a run blocked writing to a
+		// reader that does not keep up may end mid-wait.
+		stop.setAbandon(stop.status)
 	}
 	status := p.printIDs(e, n, stop)
 	if n != nil {
@@ -206,6 +220,19 @@ func (p *genPlan) run(e *env) int {
 	return status
 }
 
+// outputBuffer returns the size of gen's output buffer for w: 64 KiB, or
+// pipeBuf for a pipe, so that each write to it is whole lines that the
+// system writes at once or not at all, and a run that must exit while its
+// reader is slow leaves no partial line.
+func outputBuffer(w io.Writer) int {
+	if f, ok := w.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeNamedPipe != 0 {
+			return pipeBuf
+		}
+	}
+	return 64 << 10
+}
+
 // printIDs writes the IDs to stdout; what stopped it, other than a signal
 // or a closed stdout, is reported. It returns the exit status.
 func (p *genPlan) printIDs(e *env, n node, stop *stopper) int {
@@ -217,13 +244,16 @@ func (p *genPlan) printIDs(e *env, n node, stop *stopper) int {
 	if err != nil {
 		return failure(e, fmt.Errorf("%s: %s", p.format.name, reason(err)))
 	}
-	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	out := bufio.NewWriterSize(e.stdout, outputBuffer(e.stdout))
 	c := startControl(stop)
 	err = writeIDs(out, p.count, m, c)
 	c.end()
 	// Whatever stopped the run, the lines already made go out before any
 	// message about it.
-	if flushErr := out.Flush(); flushErr != nil && (err == nil || errors.Is(err, errInterrupted)) {
+	stop.writing.Store(true)
+	flushErr := out.Flush()
+	stop.writing.Store(false)
+	if flushErr != nil && (err == nil || errors.Is(err, errInterrupted)) {
 		err = fmt.Errorf("%w: %w", errWrite, flushErr)
 	}
 	switch {

@@ -31,9 +31,10 @@
 // The exit status is 0 on success; 1 when something failed, which stderr
 // reports (an input that is not one valid ID, or is valid in two formats;
 // output, a state file or etcd that could not be written or reached; etcd
-// refusing the TLS handshake, the user or the keys; a lost etcd lease); 2
-// for a usage error (an etcd certificate file that cannot be read
-// included); and 128 plus the signal number (130, 143) when SIGINT or
+// refusing the TLS handshake, the user or the keys; a lost etcd lease; data
+// under the etcd prefix that no node wrote); 2 for a usage error (an etcd
+// certificate file that cannot be read, and credentials inside an -etcd
+// URL, included); and 128 plus the signal number (130, 143) when SIGINT or
 // SIGTERM ended gen.
 package main
 
@@ -45,7 +46,12 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
+
+	"google.golang.org/grpc/grpclog"
 
 	"github.com/fastid/scru128/internal/interop"
 	"github.com/fastid/scru128/scru64"
@@ -60,8 +66,8 @@ Usage:
       print the fields of each ID as JSON (as scru128 inspect ID ... does)
   scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
               [-node SPEC] [-state FILE] [-etcd URLS [-etcd-prefix P]
-              [-etcd-size N] [-etcd-cacert FILE] [-etcd-cert FILE
-              -etcd-key FILE] [-etcd-user USER[:PASSWORD]]]
+              [-etcd-size N] [-etcd-ttl D] [-etcd-cacert FILE] [-etcd-cert
+              FILE -etcd-key FILE] [-etcd-user USER[:PASSWORD]]]
       print new IDs, one per line
   scru128 inspect [-format F] [-local] [ID ...]
       print the fields of each ID (or of each line of stdin) as JSON
@@ -80,9 +86,11 @@ Exit status:
   1    failure, reported on stderr: an input that is not one valid ID, or is
        valid in two formats (inspect); output, a state file or etcd that
        could not be written or reached; etcd refusing the TLS handshake, the
-       user or the keys; a lost etcd lease (gen)
+       user or the keys; a lost etcd lease; data under the etcd prefix that
+       no node wrote (gen)
   2    usage error: an unknown command, flag or format, or a bad flag value
-       (an etcd certificate file that cannot be read included)
+       (an etcd certificate file that cannot be read, and credentials inside
+       an -etcd URL, included)
   130  SIGINT ended gen, after its last whole line
   143  SIGTERM ended gen, likewise
        (128 plus the signal number; the other commands end at once on these
@@ -93,12 +101,18 @@ func main() {
 	// Without this a write to a closed stdout kills the process with
 	// SIGPIPE; ignored, the write returns EPIPE and gen ends quietly.
 	signal.Ignore(syscall.SIGPIPE)
+	if os.Getenv("ETCD_CLIENT_DEBUG") == "" {
+		// gRPC, under etcd's client, logs to stderr, which is the tool's
+		// own: the tool reports what fails, in its words.
+		grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io.Discard))
+	}
 	os.Exit(run(os.Args[1:], &env{
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
 		stderr: os.Stderr,
 		getenv: os.Getenv,
 		notify: func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) },
+		exit:   os.Exit,
 	}))
 }
 
@@ -113,6 +127,10 @@ type env struct {
 	// where to continue; the other commands end as usual. Tests send on c
 	// themselves, or leave notify nil.
 	notify func(c chan<- os.Signal)
+	// exit ends the process with a status, for a run that must end within
+	// a second of a signal while its main goroutine is blocked (writing to
+	// a reader that does not keep up). Tests leave it nil.
+	exit func(status int)
 }
 
 // interrupts returns a channel on which SIGINT and SIGTERM arrive from now
@@ -246,7 +264,7 @@ func usageFailure(e *env, cmd, reason string) int {
 	default:
 		prefix, help = "scru128 "+cmd+": ", "scru128 "+cmd+" -h"
 	}
-	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, reason, help)
+	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, printable(reason), help)
 	return exitUsage
 }
 
@@ -258,7 +276,48 @@ func failure(e *env, err error) int {
 
 // warn writes one line to stderr with the program's prefix.
 func warn(e *env, msg string) {
-	fmt.Fprintf(e.stderr, "scru128: %s\n", msg)
+	fmt.Fprintf(e.stderr, "scru128: %s\n", printable(msg))
+}
+
+// printable returns a message as one line of printable text: what it
+// quotes from elsewhere (etcd's answers, keys, file names) may hold
+// control characters, which would recolour or clear the terminal (ANSI
+// escapes), overwrite the line (a carriage return), break it, or reorder
+// it (bidirectional overrides). Each such character, and each byte of
+// invalid UTF-8, is shown escaped as Go writes it in a quoted string
+// (\x1b, \r, \u202e).
+func printable(msg string) string {
+	clean := true
+	for _, r := range msg {
+		if !isPrintable(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return msg
+	}
+	var b strings.Builder
+	for i, r := range msg {
+		if isPrintable(r) {
+			b.WriteRune(r)
+			continue
+		}
+		if r == utf8.RuneError && !strings.HasPrefix(msg[i:], "\uFFFD") {
+			b.WriteString(`\x` + strconv.FormatUint(uint64(msg[i])|0x100, 16)[1:])
+			continue
+		}
+		q := strconv.QuoteRuneToASCII(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// isPrintable reports whether r may be written as it is: not a control
+// character or a format character (bidirectional overrides, zero-width
+// characters), and not the replacement of invalid UTF-8.
+func isPrintable(r rune) bool {
+	return r >= ' ' && r != 0x7f && r != utf8.RuneError && !unicode.IsControl(r) && !unicode.Is(unicode.Cf, r)
 }
 
 // isClosedPipe reports whether err means the reader of stdout went away,

@@ -149,7 +149,7 @@ func containsLibraryPrefix(s string) bool {
 
 // idleStopper returns a stopper no signal reaches.
 func idleStopper() *stopper {
-	return &stopper{done: make(chan struct{}), expired: make(chan struct{}), quit: make(chan struct{})}
+	return &stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
 }
 
 func TestHelpGoesToStdoutWithStatus0(t *testing.T) {

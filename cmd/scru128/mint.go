@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -113,22 +114,29 @@ var errWrite = errors.New("writing output")
 // error matching errWrite if writing failed, or m's error.
 func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 	flush := func() error {
+		// While it writes, gen may be held up by its reader: a signal's
+		// handling must not take it to be waiting for etcd.
+		c.stop.writing.Store(true)
+		defer c.stop.writing.Store(false)
 		if err := w.Flush(); err != nil {
 			return fmt.Errorf("%w: %w", errWrite, err)
 		}
 		return nil
 	}
 	for i := int64(0); n < 0 || i < n; {
+		// A flush may block for long on a slow reader: the check for a
+		// signal comes after it, so that no line is minted after the
+		// signal was seen.
+		if w.Available() < maxLine {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		if c.attention.Load() {
 			c.attention.Store(false)
 			if c.stopped.Load() {
 				return errInterrupted
 			}
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if w.Available() < maxLine {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -196,24 +204,51 @@ func (c *control) end() {
 	<-c.exited
 }
 
-// signalGrace is how long gen goes on after SIGINT or SIGTERM to finish
-// what it must: flush its last lines, save its state, give its node ID back
-// to etcd. Whatever is not done by then is given up, so that gen ends
-// within a second of the signal.
-const signalGrace = 500 * time.Millisecond
+// After SIGINT or SIGTERM gen goes on for a while to finish what it must:
+// flush its last lines, save its state, give its node ID back to etcd.
+// Whatever is not done by then is given up, so that gen ends within a
+// second of the signal.
+const (
+	// signalGrace bounds flushing, saving the state and waiting out the
+	// last ID's tick.
+	signalGrace = 500 * time.Millisecond
+	// etcdGrace bounds giving the node ID back to etcd, which comes after
+	// the last lines are written.
+	etcdGrace = 700 * time.Millisecond
+	// hardStop is when gen exits whatever it is doing, if the run allows
+	// it (see stopper.setAbandon): blocked writing to a reader that does
+	// not keep up, say. It leaves time for what it says, and then some.
+	hardStop = 850 * time.Millisecond
+)
+
+// pipeBuf is the largest write to a pipe that the system makes at once,
+// never in part (POSIX's PIPE_BUF, 4,096 bytes on Linux, and at least 512
+// everywhere): gen writes to a pipe in runs of whole lines no longer, so
+// that exiting while blocked on a slow reader leaves whole lines only.
+const pipeBuf = 4096
 
 // stopper is the first SIGINT or SIGTERM of a gen run, once it comes.
 type stopper struct {
-	done    chan struct{} // closed when the signal comes
-	expired chan struct{} // closed signalGrace later
-	sig     os.Signal     // set before done is closed
-	quit    chan struct{} // closed by release
+	done        chan struct{} // closed when the signal comes
+	expired     chan struct{} // closed signalGrace later
+	etcdExpired chan struct{} // closed etcdGrace later
+	sig         os.Signal     // set before done is closed
+	quit        chan struct{} // closed by release
+
+	// writing is set while gen writes its output, so that a signal's
+	// handling can tell a run held up by its reader from one waiting for
+	// etcd.
+	writing atomic.Bool
+
+	mu       sync.Mutex
+	abandon  func() int // see setAbandon
+	released bool
 }
 
 // watchSignals returns a stopper for the signals e delivers from now on,
 // and a function that stops watching.
 func watchSignals(e *env) (s *stopper, release func()) {
-	s = &stopper{done: make(chan struct{}), expired: make(chan struct{}), quit: make(chan struct{})}
+	s = &stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
 	signals := e.interrupts()
 	go func() {
 		select {
@@ -223,8 +258,48 @@ func watchSignals(e *env) (s *stopper, release func()) {
 		}
 		close(s.done)
 		time.AfterFunc(signalGrace, func() { close(s.expired) })
+		time.AfterFunc(etcdGrace, func() { close(s.etcdExpired) })
+		if e.exit != nil {
+			time.AfterFunc(hardStop, func() { s.stopHard(e) })
+		}
 	}()
-	return s, func() { close(s.quit) }
+	return s, func() {
+		s.mu.Lock()
+		s.released = true
+		s.mu.Unlock()
+		close(s.quit)
+	}
+}
+
+// setAbandon lets gen exit hardStop after a signal if the run has not
+// ended by then, with the status abandon returns after saying what it must.
+// A run that sets none is waited for.
+func (s *stopper) setAbandon(abandon func() int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.abandon = abandon
+}
+
+// stopHard ends the process unless the run has ended, or asked to be
+// waited for.
+func (s *stopper) stopHard(e *env) {
+	s.mu.Lock()
+	abandon := s.abandon
+	if s.released || abandon == nil {
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	// What abandon says goes to stderr, which may be as stuck as stdout:
+	// gen exits all the same, a little later.
+	status := make(chan int, 1)
+	go func() { status <- abandon() }()
+	select {
+	case code := <-status:
+		e.exit(code)
+	case <-time.After(100 * time.Millisecond):
+		e.exit(s.status())
+	}
 }
 
 // stopped reports whether the signal has come.
@@ -246,13 +321,13 @@ func (s *stopper) status() int {
 	return 128 + int(syscall.SIGINT)
 }
 
-// context returns a context that ends after timeout, or when the grace
-// after a signal is over, whichever comes first.
+// context returns a context that ends after timeout, or etcdGrace after a
+// signal, whichever comes first.
 func (s *stopper) context(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	go func() {
 		select {
-		case <-s.expired:
+		case <-s.etcdExpired:
 			cancel()
 		case <-ctx.Done():
 		}

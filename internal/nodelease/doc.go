@@ -1,9 +1,9 @@
 // Package nodelease leases SCRU64 node IDs from etcd: the protocol, the
 // keep-alive loop, the fail-closed deadline and the continuity record,
 // written once against a small [Store] interface. Package etcdnode (its own
-// module, over clientv3) and the command-line tool (over etcd's JSON
-// gateway, internal/etcdhttp) are thin layers over it. This comment is the
-// one description of the protocol; the user documentation links here.
+// module, over clientv3) is a thin layer over it, and the command-line tool
+// leases through etcdnode. This comment is the one description of the
+// protocol; the user documentation links here.
 //
 // # Keys
 //

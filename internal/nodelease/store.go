@@ -4,10 +4,9 @@ import "context"
 
 // Store is the part of etcd a [Node] uses: leases, three small transactions
 // and a key listing. It is written as an interface so that the protocol lives
-// once, here, while the etcd module implements it over clientv3 and the
-// command-line tool over etcd's JSON gateway (internal/etcdhttp), which
-// needs nothing but the standard library. Both run the same protocol tests
-// against a real etcd server. Module scru64/pgnode implements it over
+// once, here, in the root module, which may not require a store's client,
+// while module scru64/etcdnode implements it over clientv3 and runs the
+// protocol tests against a real etcd server, and module scru64/pgnode over
 // PostgreSQL, giving a database etcd's semantics (see "Stores other than
 // etcd" in the package doc).
 //

@@ -11,8 +11,6 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 
-	"github.com/fastid/scru128/internal/etcdhttp"
-	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 )
 
@@ -161,42 +159,5 @@ func TestCLIWithAuthOutlivesItsToken(t *testing.T) {
 		t.Errorf("stderr %q, want nothing", g.stderr.String())
 	}
 	g.checkIDs(t)
-	checkNothingLeft(t, root, "/auth/node/")
-}
-
-// TestGatewayStoreAuthenticatesAgain: the Store behind gen -etcd, with a
-// user, renews its token when etcd restarts (and forgets every token) and
-// when the token expires, and the request it was refused for goes through,
-// a keep-alive as well as a KV request.
-func TestGatewayStoreAuthenticatesAgain(t *testing.T) {
-	srv, root := startAuthServer(t)
-	store, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{srv.endpoint}, User: "minter", Password: userPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	n, err := nodelease.Acquire(ctx, store, nodelease.Config{Prefix: "/auth/", NodeIDSize: 4, TTL: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mint(t, n, 100)
-	srv.restart("")
-	// A keep-alive, whose refusal comes as a streaming endpoint's, and a
-	// KV request, each the first after the restart.
-	if ttl, _, err := store.KeepAliveOnce(ctx, n.Lease()); err != nil || ttl <= 0 {
-		t.Fatalf("a keep-alive after a restart: TTL %d, %v", ttl, err)
-	}
-	srv.restart("")
-	if _, err := store.Keys(ctx, "/auth/", "/auth0", 10); err != nil {
-		t.Fatalf("a listing after a restart: %v", err)
-	}
-	time.Sleep(1500 * time.Millisecond) // past the token's TTL
-	if ttl, _, err := store.KeepAliveOnce(ctx, n.Lease()); err != nil || ttl <= 0 {
-		t.Fatalf("a keep-alive after the token's TTL: TTL %d, %v", ttl, err)
-	}
-	mint(t, n, 100)
-	if err := n.Close(ctx); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
 	checkNothingLeft(t, root, "/auth/node/")
 }

@@ -3,12 +3,18 @@ package etcdnode_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/fastid/scru128/scru64"
 )
@@ -45,12 +51,13 @@ type streamingGen struct {
 	waitErr        error
 }
 
-// startStreamingGen starts gen -stream through endpoint and waits until it
-// prints IDs. Node ID size 16 leaves 256 IDs per 256-ms tick, so the
-// stream soon runs at the clock's pace and its output stays small.
-func startStreamingGen(t *testing.T, bin, endpoint string) *streamingGen {
+// startStreamingGen starts gen -stream through endpoint, with args, and
+// waits until it prints IDs. Node ID size 16 leaves 256 IDs per 256-ms
+// tick, so the stream soon runs at the clock's pace and its output stays
+// small.
+func startStreamingGen(t *testing.T, bin, endpoint string, args ...string) *streamingGen {
 	t.Helper()
-	g := startStream(t, bin, endpoint)
+	g := startStreamWith(t, bin, nil, append([]string{"-etcd", endpoint}, args...)...)
 	g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
 	return g
 }
@@ -160,10 +167,10 @@ func (g *streamingGen) checkIDs(t *testing.T) {
 func TestCLISignalAfterLostLease(t *testing.T) {
 	bin, srv := startCLITest(t)
 	p, endpoint := startProxy(t, srv.endpoint)
-	g := startStreamingGen(t, bin, endpoint)
+	g := startStreamingGen(t, bin, endpoint, "-etcd-ttl", "3s")
 
 	p.cut.Store(true)
-	// The default TTL is 10 s: the lease is lost some 9 s after the last
+	// With a TTL of 3 s the lease is lost some 2.5 s after the last
 	// keep-alive answered.
 	g.waitUntil(t, 30*time.Second, "reporting the lost lease", func() bool {
 		return strings.Contains(g.stderr.String(), "lease lost")
@@ -175,8 +182,11 @@ func TestCLISignalAfterLostLease(t *testing.T) {
 // TestCLISignalBeforeLostLease: the same partition, but SIGINT and SIGTERM
 // come while the lease still holds, when gen may be waiting for etcd to
 // raise its bound and will try to store its last ID through the partition.
+// It must say that it could not give the node ID back, and etcd must agree:
+// the holder key is still there.
 func TestCLISignalBeforeLostLease(t *testing.T) {
 	bin, srv := startCLITest(t)
+	c := newClient(t, srv.endpoint)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		p, endpoint := startProxy(t, srv.endpoint)
 		g := startStreamingGen(t, bin, endpoint)
@@ -187,6 +197,13 @@ func TestCLISignalBeforeLostLease(t *testing.T) {
 			t.Errorf("%v: the lease was reported lost before the signal: %q", sig, g.stderr.String())
 		}
 		g.checkIDs(t)
+		checkStderr(t, sig.String(), g.stderr.String())
+		first := scru64.MustParse(strings.Fields(g.stdout.String())[0])
+		holder := fmt.Sprintf("/scru64/node/%07d", first.NodeCtr()>>8)
+		if !strings.Contains(g.stderr.String(), "giving the node ID back") || !slices.Contains(holderKeys(t, c, "/scru64/"), holder) {
+			t.Errorf("%v: stderr %q, holder keys %q: want it to say the node ID was not given back, and %s still there",
+				sig, g.stderr.String(), holderKeys(t, c, "/scru64/"), holder)
+		}
 	}
 }
 
@@ -203,6 +220,13 @@ func TestCLISignalWithEtcdReachable(t *testing.T) {
 	g.checkIDs(t)
 	lines := strings.Fields(g.stdout.String())
 	last := scru64.MustParse(lines[len(lines)-1])
+	c := newClient(t, srv.endpoint)
+	if held := holderKeys(t, c, "/scru64/"); len(held) != 0 {
+		t.Errorf("the node ID was not given back: holder keys %q", held)
+	}
+	if record, _ := readRecord(t, c, recordKeyOf("/scru64/", uint32(last.NodeCtr()>>8))); record != last {
+		t.Errorf("the record is %v, not the last ID printed, %v", record, last)
+	}
 
 	ids, err := runGen(t, bin, srv.endpoint, "-n", "10", "-etcd-size", "16")
 	if err != nil {
@@ -224,5 +248,141 @@ func TestCLISignalWhileLeasing(t *testing.T) {
 	g.interrupt(t, syscall.SIGINT)
 	if out := g.stdout.String(); out != "" {
 		t.Errorf("printed %q without a node ID", out)
+	}
+}
+
+// slowReader reads a pipe slowly (256 bytes every 50 ms, 5 KiB/s), or
+// not at all while stalled, until told to hurry; then at full speed to its
+// end.
+type slowReader struct {
+	out     syncBuffer
+	stall   atomic.Bool
+	hurry   atomic.Bool
+	drained chan struct{}
+}
+
+func readSlowly(r *os.File) *slowReader {
+	s := &slowReader{drained: make(chan struct{})}
+	go func() {
+		defer close(s.drained)
+		defer r.Close()
+		buf := make([]byte, 64<<10)
+		for {
+			chunk := buf
+			if !s.hurry.Load() {
+				time.Sleep(50 * time.Millisecond)
+				if s.stall.Load() {
+					continue
+				}
+				chunk = buf[:256]
+			}
+			n, err := r.Read(chunk)
+			s.out.Write(chunk[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// TestCLISignalWithASlowReader: gen -etcd writes faster than its reader
+// takes the lines, so it spends its time blocked writing to a full pipe;
+// when the signal comes the reader goes on slowly, or stops reading.
+// SIGINT or SIGTERM must end gen within signalBound all the same, with
+// whole lines only; and what it says must be what etcd holds: when it says
+// nothing, the node ID was given back (no holder key, the record is the
+// last ID printed); when it says it was not given back, the holder key is
+// still there (until its lease expires), and the record covers every ID
+// printed.
+func TestCLISignalWithASlowReader(t *testing.T) {
+	bin, srv := startCLITest(t)
+	c := newClient(t, srv.endpoint)
+	for run, tc := range []struct {
+		sig   syscall.Signal
+		stall bool
+	}{{syscall.SIGINT, false}, {syscall.SIGTERM, false}, {syscall.SIGINT, true}, {syscall.SIGTERM, true}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "gen", "-format", "scru64", "-etcd", srv.endpoint, "-etcd-prefix", "/slow/", "-etcd-size", "4", "-etcd-ttl", "3s", "-stream")
+		cmd.Env = cliEnv(nil)
+		var stderr syncBuffer
+		cmd.Stdout, cmd.Stderr = w, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		reader := readSlowly(r)
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		// The tool fills the pipe at once; let the reader take a little.
+		for deadline := time.Now().Add(20 * time.Second); len(reader.out.String()) < 1<<10; {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("run %d printed %d bytes in 20 s; stderr %q", run, len(reader.out.String()), stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+		reader.stall.Store(tc.stall)
+		if tc.stall { // for a tool that waits for its reader: not forever
+			time.AfterFunc(3*time.Second, func() { reader.hurry.Store(true) })
+		}
+		sent := time.Now()
+		cmd.Process.Signal(tc.sig)
+		var waitErr error
+		select {
+		case waitErr = <-exited:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("run %d: no exit within 60 s of %v", run, tc.sig)
+		}
+		took := time.Since(sent)
+		reader.hurry.Store(true)
+		<-reader.drained
+		var exit *exec.ExitError
+		if !errors.As(waitErr, &exit) || exit.ExitCode() != 128+int(tc.sig) || took > signalBound {
+			t.Errorf("run %d: %v after %v, want exit status %d within %v; stderr %q", run, waitErr, took, 128+int(tc.sig), signalBound, stderr.String())
+		}
+		out := reader.out.String()
+		if !strings.HasSuffix(out, "\n") {
+			t.Fatalf("run %d: the output ends in a partial line: %q", run, out[max(0, len(out)-20):])
+		}
+		lines := strings.Fields(out)
+		last, err := scru64.Parse(lines[len(lines)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodeID := last.NodeCtr() >> 20
+		holder := holderKeys(t, c, "/slow/")
+		record, _ := readRecord(t, c, recordKeyOf("/slow/", nodeID))
+		t.Logf("run %d (%v, stalled %v): exit after %v, %d lines, last %v, record %v, holder keys %q, stderr %q",
+			run, tc.sig, tc.stall, took.Round(time.Millisecond), len(lines), last, record, holder, stderr.String())
+		checkStderr(t, "a slow reader", stderr.String())
+		switch {
+		case stderr.String() != "":
+			if !strings.Contains(stderr.String(), "back") || len(holder) == 0 || record < last {
+				t.Errorf("run %d: stderr %q, but the holder keys are %q and the record is %v for the last ID printed %v",
+					run, stderr.String(), holder, record, last)
+			}
+			waitFree(t, c, "/slow/")
+		case len(holder) != 0 || record != last:
+			t.Errorf("run %d: nothing said, so the node ID should be back: holder keys %q, record %v, last ID printed %v",
+				run, holder, record, last)
+			waitFree(t, c, "/slow/")
+		}
+	}
+}
+
+// waitFree waits until no holder key is left under prefix.
+func waitFree(t *testing.T, c *clientv3.Client, prefix string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); len(holderKeys(t, c, prefix)) != 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("holder keys under %q are still there after 30 s", prefix)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

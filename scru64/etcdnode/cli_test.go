@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -18,18 +20,44 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// buildCLI builds the command-line tool in the root module, as a user of
-// the repository builds it, into a temporary directory.
+// buildCLI returns the command-line tool of this repository, built as a
+// user of the repository builds it (go build ./cmd/scru128 at its root),
+// once per test binary, into a directory TestMain removes.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "scru128")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/scru128")
-	build.Dir = filepath.Join("..", "..")
-	out, err := build.CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the command-line tool: %v\n%s", err, out)
+	cli.once.Do(func() {
+		dir, err := os.MkdirTemp("", "scru128-cli-")
+		if err != nil {
+			cli.err = err
+			return
+		}
+		cli.dir, cli.bin = dir, filepath.Join(dir, "scru128")
+		build := exec.Command("go", "build", "-o", cli.bin, "./cmd/scru128")
+		build.Dir = filepath.Join("..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			cli.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if cli.err != nil {
+		t.Fatalf("building the command-line tool: %v", cli.err)
 	}
-	return bin
+	return cli.bin
+}
+
+// cli is the command-line tool buildCLI built.
+var cli struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// TestMain removes the command-line tool buildCLI built, if any.
+func TestMain(m *testing.M) {
+	status := m.Run()
+	if cli.dir != "" {
+		os.RemoveAll(cli.dir)
+	}
+	os.Exit(status)
 }
 
 // runGen runs `scru128 gen -format scru64 -etcd endpoint` with args and
@@ -100,33 +128,33 @@ func TestCLIMintsUnderLeasedNodeIDs(t *testing.T) {
 		add(ids)
 	}
 
-	// Runs at once take distinct node IDs.
+	// Runs at once take distinct node IDs: streams, all printing before
+	// any is stopped.
 	const runs = 4
-	var wg sync.WaitGroup
-	nodeIDs := make([]uint32, runs)
-	for i := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ids, err := runGen(t, bin, srv.endpoint, "-n", "20000", "-etcd-size", "4")
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if len(ids) != 20000 {
-				t.Errorf("a concurrent run printed %d IDs", len(ids))
-				return
-			}
-			nodeIDs[i] = ids[0].NodeCtr() >> 20
-			add(ids)
-		}()
+	var streams []*streamingGen
+	for range runs {
+		streams = append(streams, startStreamWith(t, bin, nil, "-etcd", srv.endpoint, "-etcd-prefix", "/cli-at-once/"))
 	}
-	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
+	nodeIDs := make([]uint32, runs)
+	for i, g := range streams {
+		g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
+		id, err := scru64.Parse(strings.Fields(g.stdout.String())[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodeIDs[i] = id.NodeCtr() >> 8
+	}
+	for _, g := range streams {
+		g.interrupt(t, syscall.SIGINT)
+		g.checkIDs(t)
+		var ids []scru64.ID
+		for _, line := range strings.Fields(g.stdout.String()) {
+			ids = append(ids, scru64.MustParse(line))
+		}
+		add(ids)
 	}
 	if slices.Sort(nodeIDs); len(slices.Compact(nodeIDs)) != runs {
-		t.Fatalf("concurrent runs shared node IDs: %v", nodeIDs)
+		t.Fatalf("runs at once shared node IDs: %v", nodeIDs)
 	}
 	slices.Sort(all)
 	if len(slices.Compact(slices.Clone(all))) != len(all) {
@@ -207,7 +235,7 @@ func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
 	srv := startServer(t)
 	var led ledger
 	const size = 1 // two node IDs: both killed runs hold one until its lease expires
-	args := []string{"-etcd-prefix", "/cli-kill/", "-etcd-size", strconv.Itoa(size)}
+	args := []string{"-etcd-prefix", "/cli-kill/", "-etcd-size", strconv.Itoa(size), "-etcd-ttl", "3s"}
 	for run := range 2 {
 		cmd, lines, _ := startGen(t, bin, srv.endpoint, append(args, "-stream")...)
 		var ids []scru64.ID
@@ -232,8 +260,8 @@ func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
 		}
 		led.holder("killed run "+strconv.Itoa(run), uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
 	}
-	// Both node IDs stay held until the killed runs' leases expire (the
-	// tool's TTL is 10 s); a run then takes the first one freed.
+	// Both node IDs stay held until the killed runs' leases expire (their
+	// TTL is 3 s); a run then takes the first one freed.
 	var ids []scru64.ID
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		var err error

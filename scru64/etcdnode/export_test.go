@@ -6,6 +6,5 @@ import (
 	"github.com/fastid/scru128/internal/nodelease"
 )
 
-// StoreOf exposes the clientv3 Store to the protocol tests, which run it
-// beside internal/etcdhttp's.
+// StoreOf exposes the clientv3 Store to the protocol tests.
 func StoreOf(c *clientv3.Client) nodelease.Store { return store{c} }

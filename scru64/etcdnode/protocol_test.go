@@ -10,28 +10,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fastid/scru128/internal/etcdhttp"
 	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 	"github.com/fastid/scru128/scru64/etcdnode"
 )
 
-// The protocol tests run over both Stores, against a real etcd server:
-// clientv3 (what etcdnode uses) and the JSON gateway (what the command-line
-// tool uses).
+// The protocol tests run over the Store of clientv3 (what etcdnode and the
+// command-line tool use), against a real etcd server.
 var stores = []struct {
 	name string
 	open func(t *testing.T, endpoint string) nodelease.Store
 }{
 	{"clientv3", func(t *testing.T, endpoint string) nodelease.Store {
 		return etcdnode.StoreOf(newClient(t, endpoint))
-	}},
-	{"gateway", func(t *testing.T, endpoint string) nodelease.Store {
-		s, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{endpoint}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
 	}},
 }
 
@@ -654,26 +645,6 @@ func TestClockStepForwardWaitsForTheBound(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	})
-}
-
-// TestGatewayMovesToTheNextEndpoint gives the gateway Store a first
-// endpoint where nothing listens: leasing, minting and Close work through
-// the second.
-func TestGatewayMovesToTheNextEndpoint(t *testing.T) {
-	srv := startServer(t)
-	store, err := etcdhttp.New(etcdhttp.Config{Endpoints: []string{"http://127.0.0.1:" + freePort(t), srv.endpoint}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := acquire(t, store, nodelease.Config{})
-	last := slices.Max(mint(t, n, 1000))
-	if err := n.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	next := acquire(t, store, nodelease.Config{})
-	if id, err := next.Generate(); err != nil || id <= last {
-		t.Fatalf("next holder: %v (err %v), want above %v", id, err, last)
-	}
 }
 
 // TestStoreWriteRecordIsFenced runs the fenced write of both Stores

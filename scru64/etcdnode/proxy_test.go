@@ -23,8 +23,8 @@ import (
 // proxy sits on a loopback port between clients and an etcd server and
 // injects faults into what passes, as a network, a load balancer or a
 // middlebox would. It understands just enough of both protocols etcd serves
-// on one port to act on single requests: HTTP/1.1 (the JSON gateway, which
-// internal/etcdhttp uses) and gRPC over HTTP/2 (clientv3).
+// on one port to act on single requests: HTTP/1.1 (the JSON gateway) and
+// gRPC over HTTP/2 (clientv3).
 //
 // The faults:
 //   - cut: drop every byte both ways while connections stay open, so

@@ -20,7 +20,7 @@ import (
 type server struct {
 	t        testing.TB
 	cfg      *embed.Config
-	endpoint string // http://127.0.0.1:port, serving gRPC and the JSON gateway
+	endpoint string // http://127.0.0.1:port, serving gRPC
 
 	mu      sync.Mutex
 	etcd    *embed.Etcd // nil while stopped
@@ -57,8 +57,7 @@ func startServerWith(t testing.TB, scheme string, configure func(*embed.Config))
 	cfg.Dir = t.TempDir()
 	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 	cfg.TickMs, cfg.ElectionMs = 10, 100
-	cfg.UnsafeNoFsync = true     // a test server: speed over durability
-	cfg.EnableGRPCGateway = true // the JSON gateway internal/etcdhttp speaks; true by default too
+	cfg.UnsafeNoFsync = true // a test server: speed over durability
 	if configure != nil {
 		configure(cfg)
 	}

@@ -114,14 +114,19 @@ func (p *pki) issue(t *testing.T, name string, uses ...x509.ExtKeyUsage) (cert, 
 // startTLSServer starts etcd serving clients over TLS only, with
 // certificates of p, and asking them for a certificate p signed (etcd's
 // --client-cert-auth). Its endpoint is host:port, without a scheme, as
-// etcdctl users write it.
-func startTLSServer(t *testing.T, p *pki) *server {
+// etcdctl users write it. configure, if given, is applied to the config
+// too.
+func startTLSServer(t *testing.T, p *pki, configure ...func(*embed.Config)) *server {
 	t.Helper()
-	// etcd's JSON gateway calls the server's gRPC side as a client with the
-	// server's certificate, so that certificate serves both ends.
+	// etcd's own JSON gateway (on by default) calls the server's gRPC side
+	// as a client with the server's certificate, so that certificate serves
+	// both ends.
 	cert, key := p.issue(t, "etcd-server", x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth)
 	srv := startServerWith(t, "https", func(cfg *embed.Config) {
 		cfg.ClientTLSInfo = transport.TLSInfo{CertFile: cert, KeyFile: key, TrustedCAFile: p.ca, ClientCertAuth: true}
+		for _, c := range configure {
+			c(cfg)
+		}
 	})
 	srv.endpoint = strings.TrimPrefix(srv.endpoint, "https://")
 	return srv
@@ -300,4 +305,67 @@ func TestCLIOverTLS(t *testing.T) {
 		runCLI(t, bin, nil, append(gen, "-etcd-cacert", p.ca, "-etcd-cert", cert, "-etcd-key", foreignKey)...),
 		2, "-etcd-cert", "is not a PEM certificate matching the key")
 	checkNothingLeft(t, root, "/tls/")
+}
+
+// TestCLITakesTheCertificateNameAsUser runs gen -etcd against etcd with
+// client certificate auth and auth enabled, as etcdctl users run it: with
+// no -etcd-user, etcd takes the client certificate's common name as the
+// user. A certificate named after a user whose role covers the prefix
+// mints; one named after nobody is refused with status 1 and a message
+// that names the user as the certificate's; a -etcd-user given beside the
+// certificate is the user instead.
+func TestCLITakesTheCertificateNameAsUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	bin := buildCLI(t)
+	p := newPKI(t, "test CA")
+	srv := startTLSServer(t, p, func(cfg *embed.Config) { cfg.BcryptCost = 4 })
+	rootCert, rootKey := p.issue(t, "root", x509.ExtKeyUsageClientAuth)
+	minterCert, minterKey := p.issue(t, "minter", x509.ExtKeyUsageClientAuth)
+	strangerCert, strangerKey := p.issue(t, "stranger", x509.ExtKeyUsageClientAuth)
+	root := newTLSClient(t, srv, p, rootCert, rootKey, "", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	must := func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(root.UserAdd(ctx, "root", rootPassword))
+	must(root.UserGrantRole(ctx, "root", "root"))
+	for _, user := range []string{"minter", "outsider"} {
+		must(root.RoleAdd(ctx, user))
+		must(root.UserAdd(ctx, user, userPassword))
+		must(root.UserGrantRole(ctx, user, user))
+	}
+	must(root.RoleGrantPermission(ctx, "minter", "/cn/", clientv3.GetPrefixRangeEnd("/cn/"), clientv3.PermissionType(clientv3.PermReadWrite)))
+	must(root.AuthEnable(ctx))
+
+	gen := func(cert, key string, args ...string) []string {
+		return append([]string{"gen", "-format", "scru64", "-etcd", srv.endpoint, "-etcd-prefix", "/cn/", "-etcd-size", "4",
+			"-etcd-cacert", p.ca, "-etcd-cert", cert, "-etcd-key", key}, args...)
+	}
+	var last scru64.ID
+	for range 2 {
+		r := runCLI(t, bin, nil, gen(minterCert, minterKey, "-n", "1000")...)
+		ids := r.ids(t)
+		if r.status != 0 || r.stderr != "" || len(ids) != 1000 {
+			t.Fatalf("the certificate of minter: status %d, stderr %q, %d IDs; want 1000 IDs", r.status, r.stderr, len(ids))
+		}
+		if ids[0] <= last {
+			t.Fatalf("a run starts at %s, not after the last ID of the one before, %s", ids[0], last)
+		}
+		last = ids[len(ids)-1]
+	}
+	r := runCLI(t, bin, nil, gen(strangerCert, strangerKey)...)
+	checkFailure(t, "the certificate of a stranger", r, 1, "permission denied", `user "stranger"`, "certificate", `"/cn/"`)
+	checkStderr(t, "the certificate of a stranger", r.stderr)
+	r = runCLI(t, bin, []string{"SCRU128_ETCD_PASSWORD=" + userPassword}, gen(minterCert, minterKey, "-etcd-user", "outsider")...)
+	checkFailure(t, "-etcd-user beside the certificate", r, 1, "permission denied", `user "outsider"`)
+	checkStderr(t, "-etcd-user beside the certificate", r.stderr, userPassword)
+	if held := holderKeys(t, root, "/cn/"); len(held) != 0 {
+		t.Errorf("holder keys left: %q", held)
+	}
 }

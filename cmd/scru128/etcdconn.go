@@ -1,0 +1,549 @@
+package main
+
+// gen -etcd's connection to etcd: etcd's Go client, set up from the flags,
+// and a watch on its connections while the node ID is leased, so that gen
+// says at once why no endpoint can be used.
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+)
+
+const (
+	// dialTimeout bounds the authentication that etcd's client makes
+	// before its first request, and a connection's wait for the server's
+	// first words.
+	dialTimeout = 5 * time.Second
+	// reconnectDelay is the longest wait between two attempts to connect
+	// to a member: gRPC's default of two minutes would outlast any lease.
+	reconnectDelay = time.Second
+	// sendLimit and recvLimit bound one gRPC message each way, for the
+	// default prefix; messageLimits adds room for a longer one. gen's
+	// requests are a few keys long, and its largest answer is a page of
+	// 1,024 holder keys, some 40 KiB. A bound on bytes bounds what
+	// decoding an answer allocates too: a hostile answer of empty entries
+	// two bytes each costs the decoder some 150 bytes per entry, 20 MiB
+	// for recvLimit.
+	sendLimit = 64 << 10
+	recvLimit = 256 << 10
+)
+
+// messageLimits returns the send and receive limits for a prefix.
+func messageLimits(prefix string) (send, recv int) {
+	// A request names up to six keys under the prefix; an answer lists up
+	// to 1,024 of them, each with its revisions.
+	return sendLimit + 6*len(prefix), recvLimit + 1024*(len(prefix)+64)
+}
+
+// newClient returns etcd's client for the setup, its connections watched
+// by r. It has authenticated if the setup has a user; ctx ends its requests
+// when cancelled.
+func (s *etcdSetup) newClient(ctx context.Context, r *reach) (*clientv3.Client, error) {
+	var creds credentials.TransportCredentials = insecure.NewCredentials()
+	if s.tls != nil {
+		creds = credentials.NewTLS(s.tls)
+	}
+	send, recv := messageLimits(s.lease.Prefix)
+	f := newFailover(s.lease.TTL)
+	c, err := clientv3.New(clientv3.Config{
+		Endpoints:          s.endpoints,
+		DialTimeout:        dialTimeout,
+		Username:           s.user,
+		Password:           s.password,
+		Context:            ctx,
+		Logger:             zap.NewNop(),
+		MaxCallSendMsgSize: send,
+		MaxCallRecvMsgSize: recv,
+		DialOptions: []grpc.DialOption{
+			grpc.WithContextDialer(r.dial),
+			// The client's own credentials for the endpoints' scheme are
+			// replaced by these, the same TLS settings, watched.
+			grpc.WithTransportCredentials(watchedCreds{creds, r}),
+			grpc.WithConnectParams(grpc.ConnectParams{
+				Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: reconnectDelay},
+				MinConnectTimeout: dialTimeout,
+			}),
+			grpc.WithChainUnaryInterceptor(f.unary),
+			grpc.WithChainStreamInterceptor(f.stream),
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// reach follows the connections to each endpoint while gen leases its node
+// ID. etcd's client waits for a connection to become ready for as long as a
+// request may take; gen instead fails as soon as every endpoint has failed
+// (a refused connection, a TLS handshake etcd or gen refused, an endpoint
+// that does not speak gRPC), saying why for each, as it would with a
+// request of its own.
+type reach struct {
+	endpoints map[string]string // by address (host:port): the endpoint as given
+	tls       *tls.Config       // gen's TLS settings, nil for plain HTTP
+
+	mu      sync.Mutex
+	state   map[string]error // by address: nil once it answered, else its last failure
+	failed  chan struct{}    // closed when every endpoint has failed
+	isEnded bool
+}
+
+func newReach(endpoints []string, tlsConfig *tls.Config) *reach {
+	r := &reach{endpoints: map[string]string{}, tls: tlsConfig, state: map[string]error{}, failed: make(chan struct{})}
+	for _, e := range endpoints {
+		r.endpoints[hostOf(e)] = e
+	}
+	return r
+}
+
+// hostOf returns the host:port of an endpoint URL.
+func hostOf(endpoint string) string {
+	_, host, _ := strings.Cut(endpoint, "://")
+	return host
+}
+
+// dial connects to addr for gRPC, noting a failure.
+func (r *reach) dial(ctx context.Context, addr string) (net.Conn, error) {
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		r.fail(addr, err)
+		return nil, err
+	}
+	return &dialed{Conn: c, addr: addr}, nil
+}
+
+// dialed is a connection with the address gen dialled, which names the
+// endpoint in messages.
+type dialed struct {
+	net.Conn
+	addr string
+}
+
+// fail notes that the endpoint at addr failed with err.
+func (r *reach) fail(addr string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state[addr] = err
+	if r.isEnded || len(r.state) < len(r.endpoints) {
+		return
+	}
+	for _, err := range r.state {
+		if err == nil {
+			return
+		}
+	}
+	r.isEnded = true
+	close(r.failed)
+}
+
+// answered notes that the endpoint at addr answered as a gRPC server.
+func (r *reach) answered(addr string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.isEnded {
+		r.state[addr] = nil
+	}
+}
+
+// end stops the watch: gen has its node ID, and failures from now on are
+// the node's to handle.
+func (r *reach) end() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.isEnded = true
+}
+
+// errors returns why each endpoint failed, in the order given.
+func (r *reach) errors(order []string) error {
+	r.mu.Lock()
+	state := maps.Clone(r.state)
+	r.mu.Unlock()
+	var errs []error
+	for _, e := range order {
+		err := state[hostOf(e)]
+		if err == nil {
+			continue
+		}
+		err = connectionError(e, err)
+		if _, ok := err.(*tlsError); !ok && r.tls != nil {
+			// In TLS 1.3 the client finishes its handshake before the
+			// server has checked the client's certificate: a refusal
+			// comes as an alert that races with gRPC's first writes, which
+			// may then fail as a broken connection. A handshake of gen's
+			// own, which then waits for the server's first word, tells
+			// whether that is what happened.
+			if probed := connectionError(e, r.probe(hostOf(e))); isTLSError(probed) {
+				err = probed
+			}
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// probeWait bounds the handshake of probe, and its wait for the server's
+// first bytes.
+const probeWait = time.Second
+
+// probe makes a TLS connection to addr with gen's settings and reads from
+// it, and returns the error of either: a server that refuses the client's
+// certificate says so in an alert that the read returns, while one that
+// accepts it sends its HTTP/2 settings.
+func (r *reach) probe(addr string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), probeWait)
+	defer cancel()
+	config := r.tls.Clone()
+	config.NextProtos = []string{"h2"}
+	conn, err := (&tls.Dialer{Config: config}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := conn.SetReadDeadline(time.Now().Add(probeWait)); err != nil {
+		return err
+	}
+	_, err = conn.Read(make([]byte, 1))
+	return err
+}
+
+// isTLSError reports whether err is a *tlsError.
+func isTLSError(err error) bool {
+	_, ok := err.(*tlsError)
+	return ok
+}
+
+// watchedCreds are transport credentials that tell reach how each
+// connection's handshake, and the server's first bytes, went.
+type watchedCreds struct {
+	credentials.TransportCredentials
+	r *reach
+}
+
+func (w watchedCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	addr := raw.RemoteAddr().String()
+	if d, ok := raw.(*dialed); ok {
+		addr = d.addr
+	}
+	conn, info, err := w.TransportCredentials.ClientHandshake(ctx, authority, raw)
+	if err != nil {
+		w.r.fail(addr, err)
+		return nil, nil, err
+	}
+	return &firstBytes{Conn: conn, addr: addr, r: w.r}, info, nil
+}
+
+func (w watchedCreds) Clone() credentials.TransportCredentials {
+	return watchedCreds{w.TransportCredentials.Clone(), w.r}
+}
+
+// firstBytes watches what a server sends first: an HTTP/2 server, as every
+// gRPC server is, starts with a SETTINGS frame, whose fourth byte (the
+// frame type) is 4. A failure before that (a TLS alert refusing the client's
+// certificate, which TLS 1.3 sends after the handshake) or other bytes (an
+// HTTP/1 answer to a TLS server spoken to in plain text) mean the endpoint
+// cannot be used.
+type firstBytes struct {
+	net.Conn
+	addr string
+	r    *reach
+
+	mu       sync.Mutex
+	seen     int
+	decided  bool
+	writeErr bool // a write failed before the server's first bytes
+}
+
+// errNotGRPC is what an endpoint that answers with something other than
+// HTTP/2 failed with.
+var errNotGRPC = errors.New("it does not answer as a gRPC server (HTTP/2)")
+
+func (c *firstBytes) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := 0; i < n && !c.decided; i++ {
+		if c.seen == 3 {
+			c.decided = true
+			if p[i] == 4 {
+				c.r.answered(c.addr)
+			} else {
+				c.r.fail(c.addr, errNotGRPC)
+			}
+		}
+		c.seen++
+	}
+	switch {
+	case err == nil || c.decided:
+	case errors.Is(err, net.ErrClosed) && c.writeErr:
+		// gRPC closed it after a write failed, which was noted.
+		c.decided = true
+	case errors.Is(err, net.ErrClosed):
+		// gRPC closed it, having waited for the server's first words.
+		c.decided = true
+		c.r.fail(c.addr, errSilent)
+	case err == io.EOF:
+		c.decided = true
+		c.r.fail(c.addr, errHungUp)
+	default:
+		c.decided = true
+		c.r.fail(c.addr, err)
+	}
+	return n, err
+}
+
+func (c *firstBytes) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	if err != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.decided {
+			// A server that refuses the client's certificate may close
+			// the connection before gRPC reads its alert: what the
+			// endpoint did is found by probing it (see errors).
+			c.writeErr = true
+			c.r.fail(c.addr, err)
+		}
+	}
+	return n, err
+}
+
+var (
+	errHungUp = errors.New("the server closed the connection without answering")
+	errSilent = errors.New("the server took the connection but did not answer")
+)
+
+// connectionError returns err, the failure of a connection to endpoint, as
+// gen words it: a failed TLS handshake as a *tlsError that names the
+// setting it points at.
+func connectionError(endpoint string, err error) error {
+	var (
+		verify *tls.CertificateVerificationError
+		header tls.RecordHeaderError
+		op     *net.OpError
+	)
+	switch {
+	case errors.As(err, &verify):
+		return &tlsError{endpoint: endpoint, field: fieldCACert, err: verify}
+	case errors.As(err, &header):
+		return &tlsError{endpoint: endpoint, field: fieldEndpoints, err: header}
+	case errors.As(err, &op) && op.Op == "remote error":
+		// crypto/tls reports an alert the server sent as a *net.OpError
+		// with this Op. A server sends one in the handshake when it
+		// refuses what this client offered, which is the client's
+		// certificate: the client's own check of the server comes first,
+		// above.
+		return &tlsError{endpoint: endpoint, field: fieldCert, err: op}
+	}
+	if strings.HasPrefix(endpoint, "http://") && (err == errNotGRPC || err == errHungUp) {
+		err = fmt.Errorf("%w (if it serves TLS, give it as https://, or give -etcd-cacert)", err)
+	}
+	return &endpointError{endpoint: endpoint, err: err}
+}
+
+// endpointError is a connection to an endpoint that failed.
+type endpointError struct {
+	endpoint string
+	err      error
+}
+
+func (e *endpointError) Error() string { return e.endpoint + ": " + e.err.Error() }
+func (e *endpointError) Unwrap() error { return e.err }
+
+// tlsError is a TLS handshake with an endpoint that failed, and the setting
+// it points at: the CA when gen could not verify the server's certificate
+// (with -etcd-cacert, or the system's roots without it), the client
+// certificate when the server refused it (or its absence), the endpoint
+// when it does not speak TLS at all.
+type tlsError struct {
+	endpoint string
+	field    connField
+	err      error
+}
+
+func (e *tlsError) Error() string { return e.text("") }
+
+// text words the error, naming the setting it points at as name (the
+// flag or variable that gave it), if not "".
+func (e *tlsError) text(name string) string {
+	what := "the handshake failed"
+	switch e.field {
+	case fieldCACert:
+		what = "the server's certificate was not verified"
+	case fieldCert:
+		what = "the server refused the client's certificate (or its absence)"
+	case fieldEndpoints:
+		what = "the endpoint does not speak TLS"
+	}
+	if name != "" {
+		what += " (" + name + ")"
+	}
+	return "TLS handshake with " + e.endpoint + ": " + what + ": " + e.err.Error()
+}
+
+func (e *tlsError) Unwrap() error { return e.err }
+
+// failover makes etcd's client go on through the other members when the
+// one a request went to does not answer (partitioned, hung) or has no
+// leader. The client's balancer sends each request to the next member
+// that is connected, but a member that holds a connection open and never
+// answers is as connected as any, and a request to it would wait for as
+// long as its caller allows: the node's deadline, its whole lease. So each
+// attempt is bounded, first by a fraction of the TTL and then twice as long
+// each time, and a request that a member refused before applying it (no
+// leader) or that ran out its bound is sent again, to the next member,
+// until the caller's context ends. Every request asks for a member with a
+// leader, which one without refuses at once instead of waiting.
+//
+// Sending a request again may apply it twice, once through a member that
+// applied it without answering in time. Each request of the lease protocol
+// allows that: keep-alives, revocations and listings are idempotent; a
+// second record write fails its fence (the record's mod revision moved)
+// and the node finds the first applied at its next write; a repeated
+// acquire transaction finds its own holder key, so the node takes another
+// node ID and the first goes free with the lease; a repeated grant leaves
+// a lease nobody uses, which expires after its TTL.
+type failover struct {
+	attempt time.Duration // the bound of a first attempt
+
+	mu             sync.Mutex
+	lastStreamFail time.Time
+}
+
+const (
+	// retryPause is the least time between two attempts of a request, or
+	// between two keep-alive streams after one failed, so that a cluster
+	// whose members all refuse (none has a leader) is not hammered.
+	retryPause = 50 * time.Millisecond
+	// maxAttempt bounds one attempt, however often it was doubled.
+	maxAttempt = 4 * time.Second
+)
+
+func newFailover(ttl time.Duration) *failover {
+	return &failover{attempt: min(max(ttl/20, 100*time.Millisecond), 500*time.Millisecond)}
+}
+
+// retry reports whether a request that failed with err, its caller's
+// context alive, is sent again: it ran out its bound, or the member could
+// not serve it (no leader, a request timed out inside etcd, a connection
+// lost).
+func retry(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded:
+		return true
+	}
+	return false
+}
+
+func (f *failover) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	ctx = clientv3.WithRequireLeader(ctx)
+	if method == authenticateMethod {
+		// etcd hashes the password for each authentication, on purpose
+		// slowly: sent again after a short bound, it would cost the
+		// cluster more each time and might never be answered in time.
+		// It is bounded by dialTimeout instead.
+		return invoker(ctx, method, req, reply, cc, opts...)
+	}
+	bound := f.attempt
+	for {
+		attempt, cancel := context.WithTimeout(ctx, bound)
+		err := invoker(attempt, method, req, reply, cc, opts...)
+		cancel()
+		if err == nil || ctx.Err() != nil || !retry(err) {
+			return err
+		}
+		bound = min(2*bound, maxAttempt)
+		pause := time.NewTimer(retryPause)
+		select {
+		case <-ctx.Done():
+			pause.Stop()
+			return err
+		case <-pause.C:
+		}
+	}
+}
+
+// authenticateMethod is the request that trades a user's password for a
+// token.
+const authenticateMethod = "/etcdserverpb.Auth/Authenticate"
+
+// keepAliveMethod is the stream of a lease keep-alive, which etcd's
+// client opens anew for each one (KeepAliveOnce), and again, to the next
+// member, after one fails with codes.Unavailable.
+const keepAliveMethod = "/etcdserverpb.Lease/LeaseKeepAlive"
+
+func (f *failover) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	if method != keepAliveMethod {
+		return streamer(ctx, desc, cc, method, opts...)
+	}
+	ctx = clientv3.WithRequireLeader(ctx)
+	f.mu.Lock()
+	wait := retryPause - time.Since(f.lastStreamFail)
+	f.mu.Unlock()
+	if wait > 0 {
+		pause := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			pause.Stop()
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-pause.C:
+		}
+	}
+	bounded, cancel := context.WithTimeout(ctx, 2*f.attempt)
+	s, err := streamer(bounded, desc, cc, method, opts...)
+	if err != nil {
+		cancel()
+		return nil, f.streamFailed(ctx, err)
+	}
+	return &boundedStream{ClientStream: s, ctx: ctx, cancel: cancel, f: f}, nil
+}
+
+// streamFailed notes a failed keep-alive stream and returns its error, as
+// codes.Unavailable if it ran out its bound with its caller's context
+// alive, so that etcd's client opens another, to the next member.
+func (f *failover) streamFailed(ctx context.Context, err error) error {
+	if !retry(err) {
+		return err
+	}
+	f.mu.Lock()
+	f.lastStreamFail = time.Now()
+	f.mu.Unlock()
+	if status.Code(err) == codes.DeadlineExceeded && ctx.Err() == nil {
+		return status.Error(codes.Unavailable, "the etcd member did not answer in time")
+	}
+	return err
+}
+
+// boundedStream is a keep-alive stream bounded by an attempt's time.
+type boundedStream struct {
+	grpc.ClientStream
+	ctx    context.Context // the caller's
+	cancel context.CancelFunc
+	f      *failover
+}
+
+func (s *boundedStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if err != nil {
+		s.cancel()
+		return s.f.streamFailed(s.ctx, err)
+	}
+	return nil
+}
