@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastid/scru128/scru64"
 )
@@ -80,5 +81,50 @@ func TestAcquireErrorsTakeTheConfigsPrefix(t *testing.T) {
 	_, err = Acquire(context.Background(), nil, cfg)
 	if oe := (*OptionError)(nil); !errors.As(err, &oe) || !strings.HasPrefix(err.Error(), "etcdnode: invalid option Store: ") {
 		t.Fatalf("with the prefix: %v", err)
+	}
+}
+
+// TestErrorTextsAreSafeToPrint: text from the server (an error's
+// description, a key, a value) reaches a terminal without its control
+// characters, and no error reads "<nil>" or panics for a field left
+// empty.
+func TestErrorTextsAreSafeToPrint(t *testing.T) {
+	const hostile = "\x1b[31mred\x1b[0m\r\x00\u202e\xff"
+	server := errors.New("etcdserver: " + hostile)
+	var typedNil *OptionError
+	for _, err := range []error{
+		&StoreError{Op: "granting a lease", Err: server},
+		&StoreError{Op: "granting a lease"},
+		&StoreError{Op: "granting a lease", Err: typedNil},
+		&StoreError{Op: "granting a lease", Err: errors.New("")},
+		&PrefixedError{Prefix: "etcdnode"},
+		&PrefixedError{Prefix: "etcdnode", Err: &StoreError{Op: "x", Err: server}},
+		&RecordError{Key: "/p/last/" + hostile, Value: hostile, NodeID: 1, Size: 8},
+		&RealmError{Key: "/p/size", Found: hostile, Want: 8},
+		&LostError{NodeID: 1, Lease: 2, Reason: "found " + hostile},
+		&DataError{Key: "/p/node/" + hostile, Value: hostile, Reason: "r"},
+		&DataError{},
+		&StallError{NodeID: 1, Bound: scru64.Max, Since: time.Unix(0, 0), Attempts: 2, Err: server},
+		&StallError{},
+		&OptionError{Field: FieldTTL},
+	} {
+		var text string
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%T: Error panics: %v", err, p)
+				}
+			}()
+			text = err.Error()
+		}()
+		if strings.HasSuffix(text, "<nil>") || strings.Contains(text, "%!") {
+			t.Errorf("%T: %q", err, text)
+		}
+		for _, r := range text {
+			if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u202e' || r == utf8.RuneError {
+				t.Errorf("%T: %q carries %U", err, text, r)
+				break
+			}
+		}
 	}
 }
