@@ -198,6 +198,10 @@ const etcdTimeout = 30 * time.Second
 type leasedNode struct {
 	node *nodelease.Node
 	stop *stopper
+	e    *env
+	// stalled is set while the node's writes fail and it has said so on
+	// stderr; minting's one goroutine reads and writes it.
+	stalled bool
 	// giveBack starts Node.Close, once: at the end of the run, or as soon
 	// as a signal comes, since minting may be waiting for etcd and only
 	// closing the node ends that wait.
@@ -254,7 +258,7 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
 			wait.Round(time.Second), r.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
 	}
-	n := &leasedNode{node: r.node, stop: stop, closed: make(chan error, 1), finished: make(chan struct{})}
+	n := &leasedNode{node: r.node, stop: stop, e: e, closed: make(chan error, 1), finished: make(chan struct{})}
 	go func() {
 		select {
 		case <-stop.done:
@@ -270,8 +274,25 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 	if err != nil && errors.Is(err, nodelease.ErrClosed) && n.stop.stopped() {
 		return id, errInterrupted // closed by the signal
 	}
+	if errors.Is(err, nodelease.ErrStalled) {
+		// etcd refuses the node's writes while its lease holds: say so
+		// once, and wait as for a clock behind (gen flushes its output
+		// and tries again) until a write applies or the lease is lost.
+		if !n.stalled {
+			n.stalled = true
+			warn(n.e, "waiting for etcd: "+err.Error())
+		}
+		return 0, stallWait{err}
+	}
+	n.stalled = false
 	return id, err
 }
+
+// stallWait is a stall of the node, which gen waits out as it waits for a
+// clock behind: it matches scru64.ErrClockRollback.
+type stallWait struct{ error }
+
+func (stallWait) Is(target error) bool { return target == scru64.ErrClockRollback }
 
 // errBackfillLeased is what backfill's function returns: gen's flags do
 // not allow -time with -etcd.
