@@ -8,4 +8,4 @@ import (
 
 // StoreOf exposes the clientv3 Store to the protocol tests, which run it
 // beside internal/etcdhttp's.
-func StoreOf(c *clientv3.Client) nodelease.Store { return store{c} }
+func StoreOf(c *clientv3.Client) nodelease.Store { return newStore(c) }
