@@ -68,8 +68,8 @@ type Node struct {
 	raise   chan struct{} // asks the bound loop to raise bound now
 	done    chan struct{}
 	closing atomic.Bool // set by the first Close
-	// renewFailure is the last failed renewal's error, which the error of
-	// a node that failed closed names.
+	// renewFailure is the error of the last renewal if it failed, which
+	// the error of a node that failed closed names.
 	renewFailure atomic.Pointer[renewFailure]
 
 	errorPrefix string // Config.ErrorPrefix
@@ -468,6 +468,7 @@ func (n *Node) leaseLoop() {
 			n.renewFailure.Store(&renewFailure{err})
 			retry = min(max(2*retry, renewRetry), interval)
 		} else {
+			n.renewFailure.Store(nil)
 			retry = 0
 		}
 	}

@@ -14,7 +14,11 @@ import "context"
 // which is what the proofs in this package rely on. Methods that return a
 // [Header] return the header of etcd's answer, which the node uses to
 // notice a server that lost or rewound its data. An implementation wraps
-// transport and server errors with %w and must be safe for concurrent use.
+// transport and server errors with %w (the node escapes their text when it
+// shows it), returns a [*DataError] for an answer of another shape than
+// the request's, bounds the bytes it reads of an answer (a listing to what
+// its limit of keys takes), and must be safe for concurrent use: the node
+// sends a keep-alive beside one that is slow to answer.
 type Store interface {
 	// Grant creates a lease that lives ttl seconds unless renewed, and
 	// returns its ID and the TTL the server granted (etcd raises a TTL
