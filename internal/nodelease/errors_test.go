@@ -128,3 +128,13 @@ func TestErrorTextsAreSafeToPrint(t *testing.T) {
 		}
 	}
 }
+
+// TestLongValuesAreCut: a megabyte from etcd makes an error of a few
+// dozen bytes, which still says how long the value was.
+func TestLongValuesAreCut(t *testing.T) {
+	huge := strings.Repeat("\x1b", 1<<20)
+	err := &DataError{Key: "/p/size", Value: huge, Reason: "r"}
+	if s := err.Error(); len(s) > 400 || !strings.Contains(s, "(1048576 bytes)") {
+		t.Fatalf("%d bytes: %.200q", len(s), s)
+	}
+}
