@@ -76,7 +76,7 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	}
 	n := &Node{
 		store:       store,
-		timeout:     Margin(cfg.TTL),
+		timeout:     requestTimeout(cfg.TTL),
 		size:        cfg.NodeIDSize,
 		raise:       make(chan struct{}, 1),
 		done:        make(chan struct{}),
@@ -114,6 +114,17 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	go n.boundLoop()
 	return n, nil
 }
+
+// maxRequestTimeout caps the request timeout of long TTLs, whose margins
+// run to minutes: a request to etcd that has not been answered in 2 s is
+// worth sending again to another member, and a caller of Generate that
+// waits for a write hears within 6 s why it waits.
+const maxRequestTimeout = 2 * time.Second
+
+// requestTimeout is the longest the first attempt of a request to etcd is
+// given: the TTL's safety margin, so that a keep-alive stuck at a member
+// that hangs leaves time for another, and at most maxRequestTimeout.
+func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), maxRequestTimeout) }
 
 // try runs a step that is one request to etcd up to attempts times while
 // ctx lasts, the first given at most the node's request timeout and each
@@ -204,7 +215,7 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 			strconv.FormatInt(granted, 10) + " s, outside etcd's TTLs (1 to 9000000000 s)"}
 	}
 	n.ttl = time.Duration(granted) * time.Second
-	n.timeout = Margin(n.ttl)
+	n.timeout = requestTimeout(n.ttl)
 	n.limits.Store(&limits{deadline: sent + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})
 	return nil
 }

@@ -159,8 +159,9 @@
 // # Requests, timeouts and failover
 //
 // A request is given at most the request timeout, the TTL's safety margin
-// (TTL/10 + 250 ms, below): a member of the cluster that hangs, has no
-// leader or is cut off from its peers costs one attempt, not the lease.
+// (TTL/10 + 250 ms, below) up to 2 s: a member of the cluster that hangs,
+// has no leader or is cut off from its peers costs one attempt, not the
+// lease.
 // Each step of Acquire and Close sends its request again after a failure,
 // up to five attempts while the caller's context lasts, and each round of
 // the bound loop up to three; each next attempt is given twice the time

@@ -50,7 +50,7 @@ type Node struct {
 	store     Store
 	lease     int64
 	ttl       time.Duration // as last granted
-	timeout   time.Duration // the longest a request is given: Margin(ttl); see try
+	timeout   time.Duration // the longest a request is first given: requestTimeout(ttl)
 	nodeID    uint32
 	size      uint8
 	holderKey string

@@ -256,7 +256,8 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 //
 // With a client of several endpoints, a member that hangs, has no leader
 // or is cut off costs Acquire one attempt of the step that met it: a
-// request is given at most the TTL's safety margin (TTL/10 + 250 ms), and
+// request is given at most the TTL's safety margin (TTL/10 + 250 ms, up
+// to 2 s), and
 // a step that fails is tried again, up to five times while ctx lasts,
 // each time with twice as long as before (so that a slow cluster answers
 // all the same); clientv3 sends the attempts to the members in turn.
@@ -307,8 +308,8 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 // ahead of what the node mints, and only if IDs outrun it (the clock
 // stepped forward, or a burst overflowed the counter for seconds) does
 // Generate wait for the next write of it, for at most three times the
-// TTL's safety margin (3.75 s with the default TTL); if no write has
-// raised it by then, it returns a [*StallError].
+// TTL's safety margin, up to 6 s (3.75 s with the default TTL); if no
+// write has raised it by then, it returns a [*StallError].
 func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
