@@ -275,7 +275,7 @@ func TestStalledThroughEtcdnode(t *testing.T) {
 		t.Fatalf("Stalled before any failure: %v", err)
 	}
 	refuse := px.addRule(&rule{match: recordTxn(recordKeyOf("/stalled/", n.NodeID())), action: answerError,
-		code: 8, message: rpctypes.ErrGRPCNoSpace.Error()[len("rpc error: code = ResourceExhausted desc = "):]})
+		code: 8, message: rpctypes.ErrorDesc(rpctypes.ErrGRPCNoSpace)})
 	var stall error
 	for deadline := time.Now().Add(3*time.Second + maxGenerateCall); stall == nil; time.Sleep(20 * time.Millisecond) {
 		if stall = n.Stalled(); time.Now().After(deadline) {
