@@ -153,20 +153,20 @@
 // Generate waits for a write only while none has failed: when IDs have
 // run past the bound (a burst, a clock stepped ahead), for at most three
 // request timeouts (below), the time of a round's first two requests, and
-// returns a *StallError if the bound has not been raised by then. No generate call
-// blocks on etcd longer than that, or past the lease's deadline.
+// returns a *StallError if the bound has not been raised by then. No
+// generate call blocks on etcd longer than that, or past the lease's
+// deadline.
 //
 // # Requests, timeouts and failover
 //
 // A request is given at most the request timeout, the TTL's safety margin
 // (TTL/10 + 250 ms, below) up to 2 s: a member of the cluster that hangs,
 // has no leader or is cut off from its peers costs one attempt, not the
-// lease.
-// Each step of Acquire and Close sends its request again after a failure,
-// up to five attempts while the caller's context lasts, and each round of
-// the bound loop up to three; each next attempt is given twice the time
-// of the one before, so that a cluster that is slow rather than broken
-// still answers. A renewal is hedged instead: when a keep-alive is not
+// lease. Each step of Acquire and Close sends its request again after a
+// failure, up to five attempts while the caller's context lasts, and each
+// round of the bound loop up to three; each next attempt is given twice
+// the time of the one before, so that a cluster that is slow rather than
+// broken still answers. A renewal is hedged instead: when a keep-alive is not
 // answered within the request timeout another goes out, and another after
 // twice as long, while the first ones stay in flight until the deadline;
 // the first answer counts, from its own request's sending. A renewal
