@@ -420,6 +420,10 @@ type leasedNode struct {
 	client interface{ Close() error }
 	setup  *etcdSetup
 	stop   *stopper
+	e      *env
+	// stalled is set while the node's writes fail and it has said so on
+	// stderr; minting's one goroutine reads and writes it.
+	stalled bool
 
 	mu         sync.Mutex
 	givingBack bool  // Close has started
@@ -499,7 +503,7 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 		}
 		return nil, setup.leaseFailure(e, err)
 	}
-	n := &leasedNode{node: res.node, client: res.client, setup: setup, stop: stop, closed: make(chan struct{}), finished: make(chan struct{})}
+	n := &leasedNode{node: res.node, client: res.client, setup: setup, stop: stop, e: e, closed: make(chan struct{}), finished: make(chan struct{})}
 	if wait := n.node.ClockWait(); wait > 0 {
 		last := n.node.NodeSpec().NodePrev()
 		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
@@ -550,8 +554,25 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 	if err != nil && errors.Is(err, etcdnode.ErrClosed) && n.stop.stopped() {
 		return id, errInterrupted // closed by the signal
 	}
+	if errors.Is(err, etcdnode.ErrStalled) {
+		// etcd refuses the node's writes while its lease holds: say so
+		// once, and wait as for a clock behind (gen flushes its output
+		// and tries again) until a write applies or the lease is lost.
+		if !n.stalled {
+			n.stalled = true
+			warn(n.e, "waiting for etcd: "+err.Error())
+		}
+		return 0, stallWait{err}
+	}
+	n.stalled = false
 	return id, err
 }
+
+// stallWait is a stall of the node, which gen waits out as it waits for a
+// clock behind: it matches scru64.ErrClockRollback.
+type stallWait struct{ error }
+
+func (stallWait) Is(target error) bool { return target == scru64.ErrClockRollback }
 
 // errBackfillLeased is what backfill's function returns: gen's flags do
 // not allow -time with -etcd.

@@ -2,8 +2,10 @@ package nodelease
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fastid/scru128/internal/clock"
@@ -24,6 +26,10 @@ const (
 	// caller's context says: the steps are safe to skip (the record stays
 	// ahead, the lease expires), so they must not hold a caller up long.
 	cleanupTimeout = 2 * time.Second
+	// attempts is how many times a request is sent before the step it is
+	// for fails (see try): with the timeout doubling, 31 request timeouts
+	// in all, 39 s with the default TTL, unless the context ends first.
+	attempts = 5
 )
 
 func holderKey(prefix string, id uint32) string { return prefix + "node/" + pad(id) }
@@ -40,14 +46,15 @@ func pad(id uint32) string {
 // Close or until the lease is lost. See the package doc for the protocol.
 //
 // It returns an [*OptionError] for a bad cfg or a nil store, a [*RealmError]
-// if the realm uses another node ID size, a [*RecordError] if the node ID's
-// continuity record is not one this package wrote, an error matching
+// if the realm uses another node ID size, a [*DataError] or a
+// [*RecordError] (matching [ErrBadData]) for keys, values or answers from
+// etcd that this package did not write or ask for, an error matching
 // [ErrNoFreeNodeID] if every node ID is held, a [*LostError] if the lease
-// was lost before the first ID, and [*StoreError] values for failed
-// requests. On error it leaves etcd as it found it: it puts back the record
-// if it may have written it, and revokes the lease it granted; if putting
-// the record back fails too, the error says so (the record is then at most
-// 5.12 s ahead of what it was, which is safe).
+// was lost before the first ID, and [*StoreError] values for requests that
+// failed every attempt. On error it leaves etcd as it found it: it puts
+// back the record if it may have written it, and revokes the lease it
+// granted; if putting the record back fails too, the error says so (the
+// record is then at most 5.12 s ahead of what it was, which is safe).
 func Acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	n, err := acquire(ctx, store, cfg)
 	if err != nil {
@@ -69,6 +76,7 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	}
 	n := &Node{
 		store:       store,
+		timeout:     requestTimeout(cfg.TTL),
 		size:        cfg.NodeIDSize,
 		raise:       make(chan struct{}, 1),
 		done:        make(chan struct{}),
@@ -82,10 +90,10 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	} else {
 		n.clock = clock.NewWithWall(cfg.Wall, clock.DefaultInterval)
 	}
-	if err := n.joinRealm(ctx); err != nil {
+	if err := n.try(ctx, n.joinRealm); err != nil {
 		return nil, err
 	}
-	if err := n.grant(ctx, cfg.TTL); err != nil {
+	if err := n.try(ctx, func(ctx context.Context) error { return n.grant(ctx, cfg.TTL) }); err != nil {
 		return nil, err
 	}
 	found, err := n.take(ctx, cfg)
@@ -108,6 +116,54 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 	return n, nil
 }
 
+// maxRequestTimeout caps the request timeout of long TTLs, whose margins
+// run to minutes: a request to etcd that has not been answered in 2 s is
+// worth sending again to another member, and a caller of Generate that
+// waits for a write hears within 6 s why it waits.
+const maxRequestTimeout = 2 * time.Second
+
+// requestTimeout is the longest the first attempt of a request to etcd is
+// given: the TTL's safety margin, so that a keep-alive stuck at a member
+// that hangs leaves time for another, and at most maxRequestTimeout.
+func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), maxRequestTimeout) }
+
+// try runs a step that is one request to etcd up to attempts times while
+// ctx lasts, the first given at most the node's request timeout and each
+// next one twice as long as the one before, and returns the last attempt's
+// error. Only a failed request (a *StoreError) is tried again: the
+// protocol's own errors (bad data, a lost lease), and an answer that the
+// Store found malformed (a *DataError it wrapped), are final.
+//
+// This is the failover the protocol needs from a Store over several
+// endpoints: a member that hangs, has no leader or is cut off costs an
+// attempt, and the next attempt goes to another member (clientv3 balances
+// its requests round robin, and retries by itself only reads, and only
+// after an answer saying the member is unavailable). The doubling lets a
+// cluster that is slow, not broken, answer all the same. Every step tried
+// again is safe to repeat: the transactions compare before they write
+// (an acquire transaction that may have applied is dealt with in
+// tryTake, a record write in writeRecord), keep-alives and revocations
+// are idempotent, and a lease granted twice leaves one unused lease that
+// expires after its TTL.
+func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) error {
+	return n.tryTimes(ctx, attempts, step)
+}
+
+// tryTimes is try with times attempts.
+func (n *Node) tryTimes(ctx context.Context, times int, step func(ctx context.Context) error) error {
+	var err error
+	for attempt := range times {
+		rctx, cancel := context.WithTimeout(ctx, n.timeout<<attempt)
+		err = step(rctx)
+		cancel()
+		var failed *StoreError
+		if err == nil || !errors.As(err, &failed) || errors.Is(err, ErrBadData) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
 // joinRealm records the realm's node ID size if it has none, and checks
 // that it is the one asked for. Its answer also gives the cluster's
 // identity, which every later answer must match.
@@ -119,12 +175,32 @@ func (n *Node) joinRealm(ctx context.Context) error {
 	n.clusterID, n.timeline = h.ClusterID, h.Timeline
 	n.revision.Store(h.Revision)
 	if current != n.realm.value {
-		return &RealmError{Key: n.realm.key, Found: current, Want: n.size}
+		return n.realmError(current)
 	}
 	return nil
 }
 
-// grant obtains the node's lease and its first deadline.
+// realmError returns the error for a realm key that holds found instead
+// of this node's size: a *RealmError for another node ID size, the
+// caller's to resolve with another prefix, and a *DataError for a value
+// that is no node ID size, which this package never writes.
+func (n *Node) realmError(found string) error {
+	for size := range 23 {
+		if found == strconv.Itoa(size+1) {
+			return &RealmError{Key: n.realm.key, Found: found, Want: n.size}
+		}
+	}
+	reason := "not a node ID size (1 to 23, in decimal)"
+	if found == "" {
+		reason = "not a node ID size (the key is empty, or absent after the node found it)"
+	}
+	return &DataError{Key: n.realm.key, Value: found, Reason: reason}
+}
+
+// grant obtains the node's lease and its first deadline. A TTL that etcd
+// could not have granted (below one second, or past its largest, which
+// would also overflow the deadline's arithmetic) is refused and the lease
+// revoked: only a broken proxy or a man in the middle answers one.
 func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 	sent := clock.Mono() // before the request: the lease outlives sent + TTL
 	lease, granted, err := n.store.Grant(ctx, int64(ttl/time.Second))
@@ -132,13 +208,15 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 		return &StoreError{Op: "granting a lease", Err: err}
 	}
 	n.lease = lease
-	if granted < 1 {
+	if granted < 1 || granted > maxTTLSeconds {
 		cleanup, cancel := detached(ctx)
 		defer cancel()
 		n.revoke(cleanup)
-		return &StoreError{Op: "granting a lease", Err: fmt.Errorf("%s granted lease %x a TTL of %d seconds", n.storeWord(), lease, granted)}
+		return &DataError{Reason: n.storeWord() + " granted lease " + strconv.FormatInt(lease, 16) + " a TTL of " +
+			strconv.FormatInt(granted, 10) + " s, outside the TTLs a lease may have (1 to 9000000000 s)"}
 	}
 	n.ttl = time.Duration(granted) * time.Second
+	n.timeout = requestTimeout(n.ttl)
 	n.limits.Store(&limits{deadline: sent + int64(n.ttl-Margin(n.ttl)), changed: make(chan struct{})})
 	return nil
 }
@@ -150,15 +228,24 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 func (n *Node) take(ctx context.Context, cfg Config) (Record, error) {
 	lo, hi := cfg.nodeIDRange()
 	for {
-		free, err := n.freeNodeIDs(ctx, cfg.Prefix, lo, hi)
+		var free []uint32
+		err := n.try(ctx, func(ctx context.Context) (err error) {
+			free, err = n.freeNodeIDs(ctx, cfg.Prefix, lo, hi)
+			return err
+		})
 		if err != nil {
-			return Record{}, &StoreError{Op: "listing held node IDs", Err: err}
+			return Record{}, err
 		}
 		if len(free) == 0 {
-			return Record{}, fmt.Errorf("%w: all of %s under %q are held", ErrNoFreeNodeID, rangeString(lo, hi), cfg.Prefix)
+			return Record{}, fmt.Errorf("%w: all of %s under %s are held", ErrNoFreeNodeID, rangeString(lo, hi), quote(cfg.Prefix))
 		}
 		for _, id := range free {
-			taken, found, err := n.tryTake(ctx, cfg.Prefix, id)
+			var taken bool
+			var found Record
+			err := n.try(ctx, func(ctx context.Context) (err error) {
+				taken, found, err = n.tryTake(ctx, cfg.Prefix, id)
+				return err
+			})
 			if err != nil || taken {
 				return found, err
 			}
@@ -170,6 +257,12 @@ func (n *Node) take(ctx context.Context, cfg Config) (Record, error) {
 // lease if a long race has used up half of it (or taking a new one if it
 // expired), so that the holder key is never attached to a lease about to
 // expire.
+//
+// An acquire transaction without an answer may have applied. The next try
+// (try sends it again at once, to the next member) then finds the holder
+// key on this very lease, and takes the node ID as its own: what the
+// failure branch read is what the take would have read, since nobody else
+// can write the record while the holder key is on this lease.
 func (n *Node) tryTake(ctx context.Context, prefix string, id uint32) (taken bool, found Record, err error) {
 	if clock.Mono() >= n.limits.Load().deadline-int64(n.ttl/2) {
 		left, err := n.renew(ctx)
@@ -195,9 +288,11 @@ func (n *Node) tryTake(ctx context.Context, prefix string, id uint32) (taken boo
 	}
 	if !res.Acquired {
 		if res.RealmValue != n.realm.value {
-			return false, Record{}, &RealmError{Key: n.realm.key, Found: res.RealmValue, Want: n.size}
+			return false, Record{}, n.realmError(res.RealmValue)
 		}
-		return false, Record{}, nil // lost the race for this one
+		if res.HolderLease != n.lease {
+			return false, Record{}, nil // lost the race for this one
+		}
 	}
 	n.holderKey, n.recordKey = holderKey(prefix, id), recordKey(prefix, id)
 	n.realm.createRevision = res.RealmCreateRevision
@@ -214,7 +309,11 @@ func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
 		return err
 	}
 	n.gen = scru64.NewGeneratorWithCounterMode(spec, cfg.CounterMode)
-	left, err := n.renew(ctx)
+	var left int64
+	err = n.try(ctx, func(ctx context.Context) (err error) {
+		left, err = n.renew(ctx)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -223,7 +322,7 @@ func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
 	}
 	mono := clock.Mono()
 	n.pace = pace{tick: n.clock.MillisAt(mono) >> 8, mono: mono}
-	return n.raiseBound(ctx, true)
+	return n.try(ctx, func(ctx context.Context) error { return n.raiseBound(ctx, true) })
 }
 
 // renew renews the lease while no ID has been minted under it, so the
@@ -239,7 +338,10 @@ func (n *Node) renew(ctx context.Context) (left int64, err error) {
 		return 0, err
 	}
 	if left > 0 {
-		d := time.Duration(left) * time.Second
+		d, err := n.renewedTTL(left)
+		if err != nil {
+			return 0, err
+		}
 		n.limits.Store(&limits{deadline: sent + int64(d-Margin(d)), changed: make(chan struct{})})
 	}
 	return left, nil
@@ -266,10 +368,10 @@ func (n *Node) specAfter(found Record) (scru64.NodeSpec, error) {
 // lease would find the fence open again and leave the record a lead ahead:
 // safe, and a window of one request.)
 func (n *Node) restoreRecord(ctx context.Context, found Record) error {
-	if n.gen == nil || (n.fence.revision == found.ModRevision && len(n.fence.pending) == 0) {
+	if n.gen == nil || (n.fence.revision == found.ModRevision && !n.fence.pending.any()) {
 		return nil // never written
 	}
-	return n.writeRecord(ctx, found.Value, !found.Exists())
+	return n.try(ctx, func(ctx context.Context) error { return n.writeRecord(ctx, found.Value, !found.Exists(), false) })
 }
 
 // detached returns a context for cleaning up after a failed Acquire: not
@@ -283,40 +385,84 @@ func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 // expires after its TTL.
 func (n *Node) revoke(ctx context.Context) {
 	if n.lease != 0 {
-		_ = n.store.Revoke(ctx, n.lease)
+		_ = n.try(ctx, n.revokeOnce)
 	}
+}
+
+// revokeOnce sends one revocation of the node's lease.
+func (n *Node) revokeOnce(ctx context.Context) error {
+	if err := n.store.Revoke(ctx, n.lease); err != nil {
+		return &StoreError{Op: "revoking lease " + strconv.FormatInt(n.lease, 16), Err: err}
+	}
+	return nil
 }
 
 // freeNodeIDs lists the holder keys in lo..hi and returns up to listBatch
 // node IDs that none holds, lowest first. It pages through the held keys
 // only until it has found that many.
+//
+// The listing is data from the server, checked before it is used: a key
+// outside the range asked for, not after the key before it, or not of
+// the form holderKey writes, and more keys than the limit, are
+// *DataErrors. So every page starts past the last and every node ID
+// returned is in lo..hi, whatever the server answers.
 func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([]uint32, error) {
 	var free []uint32
 	next := uint64(lo) // the lowest node ID not yet known to be held or free
-	from, end := holderKey(prefix, lo), holderKey(prefix, hi)+"\x00"
-	keyLen := len(from)
+	first, end := holderKey(prefix, lo), holderKey(prefix, hi)+"\x00"
+	from := first // every key still to come is at least from
 	for len(free) < listBatch && next <= uint64(hi) {
 		keys, err := n.store.Keys(ctx, from, end, keysPage)
 		if err != nil {
-			return nil, err
+			return nil, &StoreError{Op: "listing held node IDs", Err: err}
+		}
+		if len(keys) > keysPage {
+			return nil, &DataError{Reason: "a listing of held node IDs of at most " + strconv.Itoa(keysPage) +
+				" keys was answered with " + strconv.Itoa(len(keys)) + " keys"}
 		}
 		for _, key := range keys {
-			held, err := strconv.ParseUint(key[len(prefix)+len("node/"):], 10, 32)
-			if err != nil || held < next || len(key) != keyLen {
-				continue // not a key of this package's form
+			var reason string
+			held, ok := parseHolderKey(prefix, key)
+			switch {
+			case key < first || key >= end:
+				reason = "listed, but outside the range asked for, " + quote(first) + " up to " + quote(end)
+			case key < from:
+				reason = "listed out of order or twice"
+			case !ok:
+				reason = "listed among the holder keys, but not of their form (the prefix, \"node/\" and 7 digits)"
+			}
+			if reason != "" {
+				return nil, &DataError{Key: key, KeyOnly: true, Reason: reason}
 			}
 			for ; next < held && len(free) < listBatch; next++ {
 				free = append(free, uint32(next))
 			}
-			next = held + 1
+			next, from = held+1, key+"\x00"
 		}
 		if len(keys) < keysPage {
 			break // no more held keys in the range
 		}
-		from = keys[len(keys)-1] + "\x00"
 	}
 	for ; next <= uint64(hi) && len(free) < listBatch; next++ {
 		free = append(free, uint32(next))
 	}
 	return free, nil
+}
+
+// parseHolderKey returns the node ID of a holder key under prefix, and
+// whether key is one: the prefix, "node/" and nodeIDDigits digits.
+func parseHolderKey(prefix, key string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(key, prefix+"node/")
+	if !ok || len(digits) != nodeIDDigits {
+		return 0, false
+	}
+	var id uint64
+	for i := range len(digits) {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id, true
 }

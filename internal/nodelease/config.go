@@ -14,8 +14,13 @@ const (
 	DefaultTTL        = 10 * time.Second
 )
 
-// maxTTL is etcd's largest lease TTL (lease.MaxLeaseTTL).
-const maxTTL = 9_000_000_000 * time.Second
+// maxTTLSeconds is etcd's largest lease TTL in seconds (lease.MaxLeaseTTL),
+// and maxTTL that as a Duration: about 285 years, which a Duration holds
+// (its largest is about 292).
+const (
+	maxTTLSeconds = 9_000_000_000
+	maxTTL        = maxTTLSeconds * time.Second
+)
 
 // Config says which node ID to lease and how. Start from [DefaultConfig]:
 // every field is taken as given, and Check rejects a zero where zero is not

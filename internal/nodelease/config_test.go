@@ -78,6 +78,16 @@ func TestMargin(t *testing.T) {
 			t.Errorf("Margin(%v) = %v, want %v", tc.ttl, got, tc.want)
 		}
 	}
+	// The first attempt of a request is given the margin, up to 2 s.
+	for _, tc := range []struct{ ttl, want time.Duration }{
+		{10 * time.Second, 1250 * time.Millisecond},
+		{17500 * time.Millisecond, 2 * time.Second},
+		{time.Hour, 2 * time.Second},
+	} {
+		if got := requestTimeout(tc.ttl); got != tc.want {
+			t.Errorf("requestTimeout(%v) = %v, want %v", tc.ttl, got, tc.want)
+		}
+	}
 }
 
 // TestHighWaterIsTheLastIDOfItsTick pins the record of a bound: the node's

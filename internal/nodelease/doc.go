@@ -42,6 +42,14 @@
 // which deletes the holder key. Before the first ID, Acquire renews the
 // lease and writes the first bound: six requests in all when nobody races.
 //
+// An acquire transaction whose answer is lost may have applied. Its
+// failure branch therefore also reads the holder key and the record: when
+// the next try of the same node ID finds the holder key on the node's own
+// lease, that earlier try took it, and the node takes it as its own, with
+// the record read now, which nobody can have written since (writes are
+// fenced on the holder key's lease). So a retry never leaves a holder key
+// of the node's lease on a node ID it does not use.
+//
 // An Acquire that fails after it may have written the record puts the
 // record back as its acquire transaction read it (a fenced write, below),
 // then revokes the lease; both with a context of their own, bounded to 2 s,
@@ -85,9 +93,15 @@
 // knows, then fails if the pending one applied, and the failure branch of
 // that transaction reads the record: if it holds a pending value, that was
 // the node's own write, and the node takes its revision and writes again.
-// Anything else it reads ends the node ([*LostError]): the holder key gone
-// or another lease's (lost), or the realm key or the record changed by
-// someone else (data loss, below).
+// Pending bounds are kept as the range of their values (every bound sent
+// since the last known write is at least that write's, and a high-water
+// ID of the node ID), so that hours of failing writes cost no memory: a
+// record in that range, of that form, is the node's own, since nobody
+// else writes the record while the holder key is on the node's lease, and
+// a record that etcd took back is below the range. Anything else it reads
+// ends the node ([*LostError]): the holder key gone or another lease's
+// (lost), or the realm key or the record changed by someone else (data
+// loss, below).
 //
 // Close first stops minting, then lowers the record to the exact last ID
 // (the generator's NodeSpec) with a fenced write, after the bound loop has
@@ -113,6 +127,100 @@
 // covered the same way. No ID is ever returned above a bound whose write
 // is known to have applied.
 //
+// # When writes fail while the lease holds
+//
+// etcd can refuse writes while it renews leases: when its space quota is
+// exceeded it raises the NOSPACE alarm and refuses every write, and
+// keep-alives, which write nothing, go on. A proxy can refuse transactions
+// alone, too. The node then cannot raise its bound, and by the rule above
+// mints no ID past it; it must say so rather than wait in silence:
+//
+//   - The bound loop writes in rounds of up to three requests. When a
+//     round fails, the node is stalled: it publishes a [*StallError] (since when,
+//     how many attempts, the bound, and the last write's error with etcd's
+//     answer in it), which [Node.Stalled] returns while the node lives.
+//   - The node goes on minting up to the bound (it was written, so the
+//     proofs hold), then Generate returns the *StallError at once instead
+//     of waiting for a write: a caller hears it at most a lead (5.12 s)
+//     after the first failure, and flushes or reports what it minted.
+//   - Failed rounds are repeated after a wait that starts at 256 ms and
+//     doubles up to 2 s, and each writes whether or not the bound needs
+//     raising, so that the first write that applies clears the stall
+//     (Stalled returns nil, Generate mints again), within about 2 s of
+//     etcd accepting writes again. A pending write of a failed round is
+//     handled as above.
+//
+// Generate waits for a write only while none has failed: when IDs have
+// run past the bound (a burst, a clock stepped ahead), for at most three
+// request timeouts (below), the time of a round's first two requests, and
+// returns a *StallError if the bound has not been raised by then. No
+// generate call blocks on etcd longer than that, or past the lease's
+// deadline.
+//
+// # Requests, timeouts and failover
+//
+// A request is given at most the request timeout, the TTL's safety margin
+// (TTL/10 + 250 ms, below) up to 2 s: a member of the cluster that hangs,
+// has no leader or is cut off from its peers costs one attempt, not the
+// lease. Each step of Acquire and Close sends its request again after a
+// failure, up to five attempts while the caller's context lasts, and each
+// round of the bound loop up to three; each next attempt is given twice
+// the time of the one before, so that a cluster that is slow rather than
+// broken still answers. A renewal is hedged instead: when a keep-alive is not
+// answered within the request timeout another goes out, and another after
+// twice as long, while the first ones stay in flight until the deadline;
+// the first answer counts, from its own request's sending. A renewal
+// whose keep-alives all fail is tried again after 50 ms, the wait doubling
+// up to TTL/4. With clientv3, whose balancer hands requests to the
+// members round robin, each next request goes to another member. (clientv3
+// itself sends a read or a lease request again only after an answer that
+// says "unavailable", never a transaction or a request that hangs, and
+// its KeepAliveOnce stops at "no leader"; the etcdnode Store asks for a
+// leader on every request, so that a member without one says so at once
+// instead of holding the request until etcd's own timeout.) Repeating a
+// request is safe for each step: the transactions compare before they
+// write (an acquire transaction or a record write that may have applied is
+// recognised, above), keep-alives and revocations are idempotent, and a
+// grant repeated leaves at most an unused lease that expires.
+//
+// # TTLs as granted
+//
+// The node counts on the TTL etcd granted, which etcd may raise above the
+// one asked (to its minimum, 1.5 election timeouts): keep-alives go out
+// every quarter of it and the deadline follows it. A TTL etcd cannot grant
+// (below one second, or past its largest, 9,000,000,000 s, which would also
+// overflow the deadline's arithmetic) is refused with a [*DataError]: only
+// a broken proxy or a man in the middle answers one. A keep-alive's answer
+// counts for at most the TTL granted, which is what etcd renews a lease to,
+// and one past etcd's largest is a failed renewal.
+//
+// # Data from the server
+//
+// Nothing etcd answers is trusted to have the shape this package wrote or
+// asked for. A listing is checked key by key (in the range asked for,
+// after the key before it, of the holder keys' form) and by count (at
+// most its limit), so that a node never takes a node ID outside its range
+// and every page starts past the last; a realm key that holds no node ID
+// size, a record that is no ID of its node ID, and a transaction answered
+// in another shape are [*DataError] and [*RecordError] values matching
+// [ErrBadData], which name the key and the value, quoted. A Store bounds
+// the bytes of every answer it reads.
+//
+// # A man in the middle
+//
+// Nothing in an answer tells a forged one from etcd's. One that keeps
+// answering a node's keep-alives while the lease has in fact expired makes
+// the node mint on, even while another node holds the node ID: but only up
+// to its bound, and its next write of the record, fenced on its lease,
+// fails and ends it. That write comes within half the lead (2.56 s) of
+// expiry unless forged too, and the bound is at most a lead (5.12 s) past
+// the IDs minted; the next holder starts after the record, so no ID
+// repeats, and the overlap in time lasts at most the lead. A man in the
+// middle that also forges the record's writes and the acquire
+// transaction's reads is etcd as far as the node can tell, and can make it
+// repeat IDs: TLS to etcd (with the server's certificate checked) is the
+// answer where the network between nodes and etcd is not trusted.
+//
 // # When the record is ahead of the next holder's clock
 //
 // The next holder's generator continues after the record. A record ahead of
@@ -137,8 +245,9 @@
 // renews a lease to TTL from the moment it handles the keep-alive request,
 // which is after the node sent it, so if the node read its monotonic clock
 // at S just before sending a keep-alive that the server answered with TTL,
-// the lease lives at least until S + TTL of the server's time. The node
-// mints only while its monotonic clock reads below
+// the lease lives at least until S + TTL of the server's time (the TTL
+// granted, see "TTLs as granted"). The node mints only while its monotonic
+// clock reads below
 //
 //	deadline = S + TTL - margin,  margin = TTL/10 + 250 ms
 //
@@ -146,9 +255,11 @@
 // (NTP keeps clocks within 0.05%), and 250 ms covers scheduling: the time
 // between the clock read that a mint checks and the moment the ID is
 // returned. Keep-alives go out every TTL/4, so at least two in a row may
-// fail before the deadline. When the deadline passes, a keep-alive finds
-// the lease gone, or a fenced write fails, the node is lost for good: every
-// generate call returns the [*LostError] and Done is closed.
+// fail before the deadline (and a failed one is sent again sooner, see
+// "Requests, timeouts and failover"). When the deadline passes, a
+// keep-alive finds the lease gone, or a fenced write fails, the node is
+// lost for good: every generate call returns the [*LostError] (which names
+// the last failed renewal's error) and Done is closed.
 //
 // The check on the hot path is one atomic load of an immutable limits value
 // (deadline and bound) after the mint, compared with the monotonic reading

@@ -2,7 +2,9 @@ package nodelease
 
 import (
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastid/scru128/scru64"
 )
@@ -20,6 +22,11 @@ import (
 // which carry their context as values, so that a caller with a vocabulary
 // of its own (the command-line tool's flags) words the message itself from
 // the fields, with errors.As, and never parses the text.
+//
+// Their texts are safe to print: keys and values from etcd are quoted
+// (and cut short past 64 bytes), and text that etcd or anyone between
+// chose, inside a wrapped error, is shown with its control characters
+// escaped, so that no answer can move a terminal's cursor or recolour it.
 var (
 	// ErrNoFreeNodeID means every node ID of the realm (or of the range
 	// asked for) is held by a live lease.
@@ -36,11 +43,21 @@ var (
 	// ErrInvalidOption means a configuration value was rejected; the error
 	// is an [*OptionError] that says which and why.
 	ErrInvalidOption error = &sentinel{"invalid option"}
-	// ErrRealmMismatch means the realm under the prefix is not one this
-	// node can join: it uses another node ID size ([*RealmError]), or a
-	// continuity record there is not one this package wrote
-	// ([*RecordError]).
+	// ErrRealmMismatch means the realm under the prefix uses another node
+	// ID size than the one asked for ([*RealmError]): a choice of the
+	// caller's that another prefix resolves.
 	ErrRealmMismatch error = &sentinel{"realm mismatch"}
+	// ErrBadData means etcd answered data this package did not write and
+	// cannot use: a key or value under the prefix of another form, or an
+	// answer outside what was asked ([*DataError], [*RecordError]).
+	// Unlike ErrRealmMismatch, no option of the caller's resolves it: the
+	// keys under the prefix need looking at.
+	ErrBadData error = &sentinel{"unexpected data in etcd"}
+	// ErrStalled means the node cannot write its continuity record while
+	// its lease holds, so that it mints no ID past the bound it last wrote
+	// ([*StallError]). The node lives on and mints again once a write
+	// succeeds.
+	ErrStalled error = &sentinel{"minting stalled"}
 )
 
 // sentinel is the type of this package's sentinel errors. A sentinel also
@@ -73,7 +90,7 @@ func (e *PrefixedError) Error() string {
 	if e.Text != "" {
 		return e.Prefix + ": " + e.Text
 	}
-	return e.Prefix + ": " + e.Err.Error()
+	return e.Prefix + ": " + errorText(e.Err)
 }
 
 // Unwrap returns Err.
@@ -162,8 +179,8 @@ type RealmError struct {
 
 // Error names the key, the size found and the size asked for.
 func (e *RealmError) Error() string {
-	return "realm node ID size mismatch: " + strconv.Quote(e.Key) + " holds " +
-		strconv.Quote(e.Found) + ", this node asked for size " + strconv.Itoa(int(e.Want)) +
+	return "realm node ID size mismatch: " + quote(e.Key) + " holds " +
+		quote(e.Found) + ", this node asked for size " + strconv.Itoa(int(e.Want)) +
 		" (every node under one prefix must use the same size; use another prefix for another size)"
 }
 
@@ -171,7 +188,7 @@ func (e *RealmError) Error() string {
 func (e *RealmError) Is(target error) bool { return standsFor(target, ErrRealmMismatch) }
 
 // RecordError reports a continuity record that is not an ID of its node
-// ID: a key this package did not write. errors.Is(err, [ErrRealmMismatch])
+// ID: a key this package did not write. errors.Is(err, [ErrBadData])
 // reports true for it.
 type RecordError struct {
 	Key    string // the record's key
@@ -185,15 +202,15 @@ type RecordError struct {
 func (e *RecordError) Error() string {
 	why := "it is an ID of another node ID"
 	if e.Err != nil {
-		why = e.Err.Error()
+		why = errorText(e.Err)
 	}
-	return "the continuity record " + strconv.Quote(e.Key) + " = " + strconv.Quote(e.Value) +
+	return ErrBadData.Error() + ": the continuity record " + quote(e.Key) + " = " + quote(e.Value) +
 		" is not an ID of node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + "/" +
 		strconv.Itoa(int(e.Size)) + ": " + why
 }
 
-// Is reports whether target is [ErrRealmMismatch].
-func (e *RecordError) Is(target error) bool { return standsFor(target, ErrRealmMismatch) }
+// Is reports whether target is [ErrBadData].
+func (e *RecordError) Is(target error) bool { return standsFor(target, ErrBadData) }
 
 // Unwrap returns the parse error, if any.
 func (e *RecordError) Unwrap() error { return e.Err }
@@ -225,7 +242,7 @@ func (e *LostError) Error() string {
 		}
 	}
 	return what + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + ", lease " +
-		strconv.FormatInt(e.Lease, 16) + ": " + e.Reason
+		strconv.FormatInt(e.Lease, 16) + ": " + printable(e.Reason)
 }
 
 // Is reports whether target is [ErrLeaseLost], or [ErrDataLoss] for data
@@ -241,8 +258,9 @@ type StoreError struct {
 	Err error
 }
 
-// Error names the step and the cause.
-func (e *StoreError) Error() string { return e.Op + ": " + e.Err.Error() }
+// Error names the step and the cause, with the cause's control characters
+// escaped.
+func (e *StoreError) Error() string { return e.Op + ": " + errorText(e.Err) }
 
 // Unwrap returns the Store's error.
 func (e *StoreError) Unwrap() error { return e.Err }
@@ -269,3 +287,132 @@ func (e *RollbackError) Error() string {
 
 // Is reports whether target is scru64.ErrClockRollback.
 func (e *RollbackError) Is(target error) bool { return target == scru64.ErrClockRollback }
+
+// DataError reports a key or a value that etcd answered and this package
+// cannot use: a listed key outside the range asked for, out of order or
+// not of the form this package writes, more keys than a listing's limit,
+// or a realm key whose value is not a node ID size. errors.Is(err,
+// [ErrBadData]) reports true for it.
+type DataError struct {
+	Key   string // the key, or "" where the answer as a whole is wrong
+	Value string // its value, unless KeyOnly
+	// KeyOnly is set when the key came from a listing of keys alone, so
+	// that it has no value to show.
+	KeyOnly bool
+	Reason  string // what is wrong with it
+}
+
+// Error names the key and its value, quoted, and what is wrong, for
+// example `unexpected data in etcd: "/p/size" = "": not a node ID size
+// (1 to 23, in decimal)`.
+func (e *DataError) Error() string {
+	text := ErrBadData.Error()
+	switch {
+	case e.Key != "" && !e.KeyOnly:
+		text += ": " + quote(e.Key) + " = " + quote(e.Value)
+	case e.Key != "":
+		text += ": " + quote(e.Key)
+	}
+	if e.Reason != "" {
+		text += ": " + printable(e.Reason)
+	}
+	return text
+}
+
+// Is reports whether target is [ErrBadData].
+func (e *DataError) Is(target error) bool { return standsFor(target, ErrBadData) }
+
+// StallError reports that a node cannot write its continuity record while
+// its lease holds: it mints no ID past Bound, the record as it last wrote
+// it, until a write succeeds, and it keeps trying. errors.Is(err,
+// [ErrStalled]) reports true for it, and errors.Is and errors.As see
+// through it to the last write's error, and to etcd's answer in it.
+type StallError struct {
+	NodeID   uint32
+	Bound    scru64.ID // the record as last written: no ID above it is minted
+	Since    time.Time // when the first of the failed writes was sent
+	Attempts int       // failed writes in a row
+	Err      error     // the last one's: a *StoreError
+}
+
+// Error says since when and how often the writes failed, where minting
+// stops, and why the last write failed, for example `minting stalled: node
+// ID 3 could not write its continuity record (4 attempts since
+// 2026-08-05T10:00:00.123Z), so it mints no ID past 0w6s5yrk82rj
+// (2026-08-05T10:00:05.376Z): writing the continuity record
+// "/scru64/last/0000003": etcdserver: mvcc: database space exceeded`.
+func (e *StallError) Error() string {
+	return ErrStalled.Error() + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) +
+		" could not write its continuity record (" + strconv.Itoa(e.Attempts) + " attempts since " +
+		e.Since.UTC().Format(rfc3339Milli) + "), so it mints no ID past " + e.Bound.String() + " (" +
+		e.Bound.Time().UTC().Format(rfc3339Milli) + "): " + errorText(e.Err)
+}
+
+// rfc3339Milli is RFC 3339 to the millisecond, as SCRU64 IDs count time.
+const rfc3339Milli = "2006-01-02T15:04:05.000Z07:00"
+
+// Is reports whether target is [ErrStalled].
+func (e *StallError) Is(target error) bool { return standsFor(target, ErrStalled) }
+
+// Unwrap returns the last write's error.
+func (e *StallError) Unwrap() error { return e.Err }
+
+// errorText returns err's text with its control characters escaped, or
+// "unknown error" for a nil error, or an empty text, whose place would
+// otherwise read "<nil>" or nothing.
+func errorText(err error) (text string) {
+	defer func() {
+		if recover() != nil { // a typed nil, whose method dereferences it
+			text = "unknown error"
+		}
+	}()
+	if err == nil {
+		return "unknown error"
+	}
+	if text = printable(err.Error()); text == "" {
+		return "unknown error"
+	}
+	return text
+}
+
+// printable returns s with every character that is not printable (control
+// characters, formatting characters such as bidirectional overrides, and
+// bytes that are not UTF-8) written as a Go escape, and s itself,
+// unallocated, when it has none.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError && strconv.IsPrint(r) {
+			b.WriteString(s[i : i+size])
+		} else {
+			q := strconv.QuoteToASCII(s[i : i+size])
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// maxQuoted is how many bytes of a key or value from etcd an error
+// quotes: enough to recognize it, and no megabyte of text in a message.
+const maxQuoted = 64
+
+// quote returns s quoted as strconv.Quote does, cut to its first maxQuoted
+// bytes (and the length said) if longer.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:maxQuoted]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastid/scru128/scru64"
 )
@@ -104,5 +105,60 @@ func TestErrorsNameTheirStore(t *testing.T) {
 	}
 	if got := (&LostError{NodeID: 3, Lease: 0x3f, Reason: "r", DataLoss: true}).Error(); got != "etcd lost or rewound data: node ID 3, lease 3f: r" {
 		t.Errorf("etcd's: %q", got)
+	}
+}
+
+// TestErrorTextsAreSafeToPrint: text from the server (an error's
+// description, a key, a value) reaches a terminal without its control
+// characters, and no error reads "<nil>" or panics for a field left
+// empty.
+func TestErrorTextsAreSafeToPrint(t *testing.T) {
+	const hostile = "\x1b[31mred\x1b[0m\r\x00\u202e\xff"
+	server := errors.New("etcdserver: " + hostile)
+	var typedNil *OptionError
+	for _, err := range []error{
+		&StoreError{Op: "granting a lease", Err: server},
+		&StoreError{Op: "granting a lease"},
+		&StoreError{Op: "granting a lease", Err: typedNil},
+		&StoreError{Op: "granting a lease", Err: errors.New("")},
+		&PrefixedError{Prefix: "etcdnode"},
+		&PrefixedError{Prefix: "etcdnode", Err: &StoreError{Op: "x", Err: server}},
+		&RecordError{Key: "/p/last/" + hostile, Value: hostile, NodeID: 1, Size: 8},
+		&RealmError{Key: "/p/size", Found: hostile, Want: 8},
+		&LostError{NodeID: 1, Lease: 2, Reason: "found " + hostile},
+		&DataError{Key: "/p/node/" + hostile, Value: hostile, Reason: "r"},
+		&DataError{},
+		&StallError{NodeID: 1, Bound: scru64.Max, Since: time.Unix(0, 0), Attempts: 2, Err: server},
+		&StallError{},
+		&OptionError{Field: FieldTTL},
+	} {
+		var text string
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%T: Error panics: %v", err, p)
+				}
+			}()
+			text = err.Error()
+		}()
+		if strings.HasSuffix(text, "<nil>") || strings.Contains(text, "%!") {
+			t.Errorf("%T: %q", err, text)
+		}
+		for _, r := range text {
+			if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u202e' || r == utf8.RuneError {
+				t.Errorf("%T: %q carries %U", err, text, r)
+				break
+			}
+		}
+	}
+}
+
+// TestLongValuesAreCut: a megabyte from etcd makes an error of a few
+// dozen bytes, which still says how long the value was.
+func TestLongValuesAreCut(t *testing.T) {
+	huge := strings.Repeat("\x1b", 1<<20)
+	err := &DataError{Key: "/p/size", Value: huge, Reason: "r"}
+	if s := err.Error(); len(s) > 400 || !strings.Contains(s, "(1048576 bytes)") {
+		t.Fatalf("%d bytes: %.200q", len(s), s)
 	}
 }

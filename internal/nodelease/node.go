@@ -23,13 +23,22 @@ const MaxSleep = time.Minute
 // the minting deadline: TTL/10 + 250 ms (see the package doc).
 func Margin(ttl time.Duration) time.Duration { return ttl/10 + 250*time.Millisecond }
 
+// renewRetry is the first wait before a failed renewal (one whose
+// keep-alives all failed) is tried again; the wait doubles with each
+// failure, up to the keep-alive interval.
+const renewRetry = 50 * time.Millisecond
+
 // limits is what Generate checks after each mint. A value is never changed
 // once published: a new one replaces it, and closing changed tells waiters.
 type limits struct {
 	deadline int64  // monotonic ns (clock.Mono): mint only while the clock reads below
 	bound    uint64 // the largest timestamp persisted in the record
 	err      error  // nil while minting; a *LostError or ErrClosed when done, with the node's error prefix
-	changed  chan struct{}
+	// stall is a *StallError, with the node's error prefix, while the
+	// last round of writes of the record failed, nil once one applies:
+	// what Generate returns past bound instead of waiting.
+	stall   error
+	changed chan struct{}
 }
 
 // Node mints SCRU64 IDs under a leased node ID. Its methods are safe for
@@ -41,6 +50,7 @@ type Node struct {
 	store     Store
 	lease     int64
 	ttl       time.Duration // as last granted
+	timeout   time.Duration // the longest a request is first given: requestTimeout(ttl)
 	nodeID    uint32
 	size      uint8
 	holderKey string
@@ -59,24 +69,38 @@ type Node struct {
 	raise   chan struct{} // asks the bound loop to raise bound now
 	done    chan struct{}
 	closing atomic.Bool // set by the first Close
+	// renewFailure is the error of the last renewal if it failed, which
+	// the error of a node that failed closed names.
+	renewFailure atomic.Pointer[renewFailure]
 
 	errorPrefix string // Config.ErrorPrefix
 	storeName   string // Config.StoreName
 	closed      error  // ErrClosed with the error prefix
 }
 
+// renewFailure is what Node.renewFailure holds.
+type renewFailure struct{ err error }
+
 // errNilNode is what the generating methods of a nil [*Node] return.
 var errNilNode = fmt.Errorf("%w: the Node was not returned by Acquire", ErrClosed)
 
+// maxRaiseWait is the longest Generate waits for a higher bound: the first
+// two requests of a round of the bound loop's writes, given the request
+// timeout and then twice that.
+func maxRaiseWait(timeout time.Duration) time.Duration { return 3 * timeout }
+
 // Generate returns a new ID under the node's node ID, stamped with the
 // node's clock. The error is a [*LostError] or [ErrClosed] (wrapped) once
-// the node is done, a [*RollbackError] (matching scru64.ErrClockRollback)
-// if the clock is more than scru64.DefaultRollbackAllowance behind the last
-// ID, or scru64.ErrInvalidTimestamp for a clock outside SCRU64's range. It
-// does not allocate when it returns an ID and does not call etcd, except
-// that it waits for the bound loop's next write when IDs have run past the
+// the node is done, a [*StallError] while writes of the record fail and
+// IDs have reached the bound last written, a [*RollbackError] (matching
+// scru64.ErrClockRollback) if the clock is more than
+// scru64.DefaultRollbackAllowance behind the last ID, or
+// scru64.ErrInvalidTimestamp for a clock outside SCRU64's range. It does
+// not allocate when it returns an ID and does not call etcd, except that
+// it waits for the bound loop's next write when IDs have run past the
 // persisted bound (see the package doc), which a steady clock and load
-// never cause.
+// never cause; it waits at most three request timeouts, and returns a
+// *StallError if no write has raised the bound by then.
 func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNilNode
@@ -101,6 +125,7 @@ func (n *Node) Generate() (scru64.ID, error) {
 // generateSlow decides what Generate returns when a check failed, and
 // waits for a higher bound when that is what is missing.
 func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (scru64.ID, error) {
+	var giveUp int64 // when a wait for a higher bound ends; 0 before the first
 	for {
 		switch {
 		case lim.err != nil:
@@ -115,16 +140,35 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 			return 0, err
 		case id.Timestamp() <= lim.bound:
 			return id, nil
+		case lim.stall != nil:
+			// Writes of the record fail: the ID is dropped (it is never
+			// returned, so the record need not cover it), and the
+			// caller hears why at once rather than waiting for a write
+			// that the bound loop sends only after its backoff.
+			return 0, lim.stall
 		}
-		// The ID is past the persisted bound: drop it (it is never
-		// returned, so the record need not cover it) and mint again once
-		// the bound loop has raised bound to the generator's new last ID,
-		// or the deadline ends the wait.
+		// The ID is past the persisted bound: drop it and mint again once
+		// the bound loop has raised bound to the generator's new last ID.
+		// The wait ends with the deadline, and after a round's worth of
+		// time (see boundLoop) without a raise or a failure to report (a
+		// write that hangs, in a loop busy with an earlier round).
+		now := clock.Mono()
+		if giveUp == 0 {
+			giveUp = now + int64(maxRaiseWait(n.timeout))
+		}
+		if now >= giveUp {
+			return 0, withPrefix(n.errorPrefix, &StallError{
+				NodeID: n.nodeID, Bound: highWater(lim.bound, n.nodeID, n.size),
+				Since: time.Now().Add(-maxRaiseWait(n.timeout)), Attempts: 1,
+				Err: &StoreError{Op: "writing the continuity record " + quote(n.recordKey),
+					Err: errors.New("no answer within " + maxRaiseWait(n.timeout).String())},
+			})
+		}
 		select {
 		case n.raise <- struct{}{}:
 		default:
 		}
-		wait := time.NewTimer(time.Duration(lim.deadline - clock.Mono()))
+		wait := time.NewTimer(time.Duration(min(lim.deadline, giveUp) - now))
 		select {
 		case <-lim.changed:
 		case <-wait.C:
@@ -225,6 +269,21 @@ func (n *Node) storeWord() string {
 	return n.storeName
 }
 
+// Stalled returns nil while the node's writes of its continuity record
+// succeed, and a [*StallError] (matching [ErrStalled]) from the first
+// failed round of writes until one applies: the node lives on, mints up
+// to the bound it last wrote (about 5 s past the last successful write),
+// and then Generate returns the same error, without waiting, until a
+// write applies. The error says since when, how often, and why the last
+// write failed (etcd's answer, for example its NOSPACE alarm). It is
+// nil once the node is done: Err says why.
+func (n *Node) Stalled() error {
+	if lim := n.limits.Load(); lim.err == nil {
+		return lim.stall
+	}
+	return nil
+}
+
 // publish replaces old with next if old is still current, and wakes the
 // waiters on old. It reports whether it did.
 func (n *Node) publish(old, next *limits) bool {
@@ -277,37 +336,88 @@ func (n *Node) lost(reason string, dataLoss bool) error {
 // expire ends the node if lim, whose deadline has passed, is still
 // current; a newer limits has a later deadline and is checked instead.
 func (n *Node) expire(lim *limits) {
+	reason := "no keep-alive was answered within the TTL (" + n.ttl.String() + ") minus the safety margin"
+	if f := n.renewFailure.Load(); f != nil {
+		reason += "; the last renewal failed: " + errorText(f.err)
+	}
 	n.publish(lim, &limits{
 		deadline: math.MinInt64,
-		err: withPrefix(n.errorPrefix,
-			n.lostError("no keep-alive was answered within the TTL ("+n.ttl.String()+") minus the safety margin", false)),
-		changed: make(chan struct{}),
+		err:      withPrefix(n.errorPrefix, n.lostError(reason, false)),
+		changed:  make(chan struct{}),
 	})
+}
+
+// maxHedged bounds the keep-alives one renewal has in flight.
+const maxHedged = 4
+
+// renewal is the answer to one keep-alive of a renewal.
+type renewal struct {
+	sent int64 // monotonic ns, just before the request
+	ttl  int64
+	h    Header
+	err  error
 }
 
 // keepAlive renews the lease once and moves the deadline. A lease the
 // server no longer has ends the node, and so does a deadline that passed
 // before the renewal was answered.
+//
+// The renewal is hedged: if a keep-alive is not answered within the
+// request timeout, another one goes out (which clientv3 hands to the next
+// member), and another after twice as long, up to maxHedged, and the
+// first answer counts. So a member that hangs costs one request timeout,
+// not the lease, while a cluster that is merely slow still renews the
+// lease with its late answer. Keep-alives are idempotent, and each answer
+// is counted from the moment its own request was sent.
 func (n *Node) keepAlive(ctx context.Context) error {
 	lim := n.limits.Load()
 	if lim.err != nil {
 		return lim.err
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
-	defer cancel()
-	sent := clock.Mono()
-	ttl, h, err := n.store.KeepAliveOnce(ctx, n.lease)
-	if err != nil {
-		return &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
+	defer cancel() // ends the keep-alives still in flight
+	answers := make(chan renewal, maxHedged)
+	send := func() {
+		sent := clock.Mono()
+		ttl, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+		answers <- renewal{sent, ttl, h, err}
 	}
-	if err := n.observeCluster(h); err != nil {
+	go send()
+	sent, inFlight := 1, 1
+	wait := n.timeout
+	hedge := time.NewTimer(wait)
+	defer hedge.Stop()
+	var a renewal
+	for {
+		select {
+		case a = <-answers:
+			inFlight--
+		case <-hedge.C:
+			if sent < maxHedged && ctx.Err() == nil {
+				go send()
+				sent, inFlight, wait = sent+1, inFlight+1, 2*wait
+				hedge.Reset(wait)
+			}
+			continue
+		}
+		if a.err == nil || inFlight == 0 {
+			break
+		}
+	}
+	if a.err != nil {
+		return &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: a.err}
+	}
+	if err := n.observeCluster(a.h); err != nil {
 		return err
 	}
-	if ttl <= 0 {
+	if a.ttl <= 0 {
 		return n.lost("the lease expired, was revoked, or "+n.storeWord()+" lost it", false)
 	}
-	d := time.Duration(ttl) * time.Second
-	deadline := sent + int64(d-Margin(d))
+	d, err := n.renewedTTL(a.ttl)
+	if err != nil {
+		return err
+	}
+	deadline := a.sent + int64(d-Margin(d))
 	n.update(func(cur limits) *limits {
 		if clock.Mono() >= cur.deadline || deadline <= cur.deadline {
 			return nil // too late to extend (Generate or the loop will expire it), or nothing gained
@@ -318,11 +428,27 @@ func (n *Node) keepAlive(ctx context.Context) error {
 	return nil
 }
 
+// renewedTTL returns the TTL a keep-alive answered as the node counts on
+// it: at most the TTL granted, which is what etcd renews a lease to, and
+// refused past etcd's largest, which no etcd answers (and which would
+// overflow the deadline's arithmetic).
+func (n *Node) renewedTTL(ttl int64) (time.Duration, error) {
+	if ttl > maxTTLSeconds {
+		return 0, &DataError{Reason: "a renewal of lease " + strconv.FormatInt(n.lease, 16) + " was answered with a TTL of " +
+			strconv.FormatInt(ttl, 10) + " s, past etcd's largest (9000000000 s)"}
+	}
+	return min(time.Duration(ttl)*time.Second, n.ttl), nil
+}
+
 // leaseLoop renews the lease every TTL/4 and ends the node when the
-// deadline passes without a renewal.
+// deadline passes without a renewal. A failed renewal is tried again
+// after renewRetry, then after twice as long each time, up to TTL/4: soon,
+// to another member, when the one asked answers "no leader", and not in a
+// busy loop when etcd is down.
 func (n *Node) leaseLoop() {
 	defer n.loops.Done()
 	interval := n.ttl / 4
+	retry := time.Duration(0) // the wait after a failed renewal; 0 after a renewal
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for {
@@ -335,7 +461,11 @@ func (n *Node) leaseLoop() {
 			n.expire(lim)
 			continue
 		}
-		timer.Reset(min(interval, left))
+		wait := interval
+		if retry > 0 {
+			wait = retry
+		}
+		timer.Reset(min(wait, left))
 		select {
 		case <-n.ctx.Done():
 			return
@@ -344,15 +474,22 @@ func (n *Node) leaseLoop() {
 		if clock.Mono() >= lim.deadline {
 			continue // expire at the top, unless renewed meanwhile
 		}
-		_ = n.keepAlive(n.ctx) // a failed renewal is retried at the next interval
+		if err := n.keepAlive(n.ctx); err != nil {
+			n.renewFailure.Store(&renewFailure{err})
+			retry = min(max(2*retry, renewRetry), interval)
+		} else {
+			n.renewFailure.Store(nil)
+			retry = 0
+		}
 	}
 }
 
 // Close stops minting, stores the last ID in the continuity record and
 // revokes the lease, freeing the node ID. Afterwards every generate call
-// returns [ErrClosed] and Done is closed. ctx bounds the two requests: a
-// caller that must end soon (on a signal) cancels it, and the node ID is
-// then freed when the lease expires. It returns an error matching
+// returns [ErrClosed] and Done is closed. ctx bounds the two steps, each
+// tried again as Acquire's steps are (see try): a caller that must end
+// soon (on a signal) cancels it, and the node ID is then freed when the
+// lease expires. It returns an error matching
 // ErrClosed if the node was already closed, a [*LostError] if the lease had
 // been lost (the record then keeps the high-water mark, which is safe) or
 // is found lost by the write, and [*StoreError] values for failed requests;
@@ -391,12 +528,14 @@ func (n *Node) Close(ctx context.Context) error {
 		// With nothing minted and no earlier record, leave the node ID
 		// fresh: delete the record.
 		text, _ := last.AppendText(nil)
-		if err := n.writeRecord(ctx, string(text), last == 0); err != nil {
+		if err := n.try(ctx, func(ctx context.Context) error {
+			return n.writeRecord(ctx, string(text), last == 0, false)
+		}); err != nil {
 			errs = append(errs, withPrefix(n.errorPrefix, err))
 		}
 	}
-	if err := n.store.Revoke(ctx, n.lease); err != nil {
-		errs = append(errs, withPrefix(n.errorPrefix, &StoreError{Op: "revoking lease " + strconv.FormatInt(n.lease, 16), Err: err}))
+	if err := n.try(ctx, n.revokeOnce); err != nil {
+		errs = append(errs, withPrefix(n.errorPrefix, err))
 	}
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package nodelease
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -16,6 +17,15 @@ const (
 	// boundCheckInterval is how often the bound loop looks whether bound
 	// needs raising; it writes only when less than half the lead is left.
 	boundCheckInterval = 256 * time.Millisecond
+	// roundAttempts is how many requests one round of the bound loop
+	// sends before it reports a stall: the next goes to another member
+	// when one hangs, with twice the time (see try).
+	roundAttempts = 3
+	// maxWriteBackoff is the longest wait between two rounds of writes
+	// that fail: the wait starts at boundCheckInterval and doubles, so
+	// that a node whose writes etcd refuses for an hour sends three
+	// requests every two seconds, not four a second.
+	maxWriteBackoff = 2 * time.Second
 	// tickNs is one SCRU64 timestamp tick in nanoseconds.
 	tickNs = int64(256 * time.Millisecond)
 )
@@ -37,12 +47,38 @@ type fence struct {
 	// pending are writes sent since then whose answers were lost: one of
 	// them may have been applied (at most one, since all compare the same
 	// revision), which the next write finds out.
-	pending []pendingWrite
+	pending pendingWrites
+}
+
+// pendingWrites are a fence's writes whose answers were lost. The bounds,
+// of which a node whose writes fail sends a few every few seconds for as
+// long as that lasts, are kept as the range of their values, so that an
+// outage of a day costs no memory; the other writes (Close's, a failed
+// Acquire's putting back), a handful at most, one by one.
+type pendingWrites struct {
+	lo, hi string // the lowest and highest bound sent; "" if none
+	others []pendingWrite
 }
 
 type pendingWrite struct {
 	value  string
 	delete bool
+}
+
+// any reports whether a write is pending.
+func (p *pendingWrites) any() bool { return p.lo != "" || len(p.others) > 0 }
+
+// add notes a write whose answer was lost.
+func (p *pendingWrites) add(w pendingWrite, bound bool) {
+	switch {
+	case bound:
+		if p.lo == "" || w.value < p.lo {
+			p.lo = w.value
+		}
+		p.hi = max(p.hi, w.value)
+	case !slices.Contains(p.others, w):
+		p.others = append(p.others, w)
+	}
 }
 
 // pace is the node's estimate of the true tick, on the monotonic clock: the
@@ -56,12 +92,13 @@ type pace struct {
 }
 
 // writeRecord writes value to the record (or deletes it), fenced on the
-// record the node last knew. If that compare fails and the record holds a
-// write of this node whose answer was lost, the node takes it as known and
-// tries once more. Anything else it finds ends the node: the holder key
-// gone or another lease's (lost), or the realm key or the record changed
-// by someone else (data loss).
-func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
+// record the node last knew; bound says that value is a bound (a
+// high-water ID) written by raiseBound. If that compare fails and the
+// record holds a write of this node whose answer was lost, the node takes
+// it as known and tries once more. Anything else it finds ends the node:
+// the holder key gone or another lease's (lost), or the realm key or the
+// record changed by someone else (data loss).
+func (n *Node) writeRecord(ctx context.Context, value string, del, bound bool) error {
 	for range 2 {
 		floor := n.revision.Load()
 		res, err := n.store.WriteRecord(ctx, RecordWrite{
@@ -71,8 +108,8 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 			Value: value, Delete: del,
 		})
 		if err != nil {
-			n.fence.pending = append(n.fence.pending, pendingWrite{value, del})
-			return &StoreError{Op: "writing the continuity record " + strconv.Quote(n.recordKey), Err: err}
+			n.fence.pending.add(pendingWrite{value, del}, bound)
+			return &StoreError{Op: "writing the continuity record " + quote(n.recordKey), Err: err}
 		}
 		// A revision that went back ends the node, but a record found
 		// rewound below is repaired first: the node ends only after that,
@@ -127,16 +164,29 @@ func (n *Node) writeRecord(ctx context.Context, value string, del bool) error {
 }
 
 // adopt takes found as the node's own last write if it is one of the
-// writes whose answers were lost. Text IDs have one length, so comparing
-// values compares IDs.
+// writes whose answers were lost. A bound counts as one if it lies in the
+// range of the bounds sent and is a high-water ID of the node's node ID:
+// while the node holds its node ID nobody else writes its record (the
+// fence), and a record that etcd took back lies below the range, since
+// every bound the node sends is at least the last one it knows applied.
+// Text IDs have one length, so comparing values compares IDs.
 func (n *Node) adopt(found Record) bool {
-	for _, p := range n.fence.pending {
-		if p.delete && !found.Exists() || !p.delete && found.Exists() && p.value == found.Value {
-			n.fence = fence{revision: found.ModRevision, value: found.Value}
-			return true
-		}
+	p := &n.fence.pending
+	mine := found.Exists() && p.lo != "" && p.lo <= found.Value && found.Value <= p.hi && n.isHighWater(found.Value)
+	for _, w := range p.others {
+		mine = mine || w.delete && !found.Exists() || !w.delete && found.Exists() && w.value == found.Value
 	}
-	return false
+	if mine {
+		n.fence = fence{revision: found.ModRevision, value: found.Value}
+	}
+	return mine
+}
+
+// isHighWater reports whether value is the text of a high-water ID of the
+// node's node ID: a bound that this node, or an earlier holder, wrote.
+func (n *Node) isHighWater(value string) bool {
+	id, err := scru64.Parse(value)
+	return err == nil && id == highWater(id.Timestamp(), n.nodeID, n.size)
 }
 
 // repair writes the node's last known value over a record that went back
@@ -221,10 +271,21 @@ func (n *Node) checkCluster(h Header) *LostError {
 
 // boundLoop keeps the persisted bound ahead of what the node may mint, and
 // raises it at once when Generate asks.
+//
+// It writes in rounds of up to roundAttempts requests. A round that fails
+// while the lease holds makes the node stalled: the loop publishes a
+// *StallError (Stalled returns it, and Generate past the bound), waits
+// before the next round (boundCheckInterval, doubling up to
+// maxWriteBackoff, whatever Generate asks), and writes then whether or
+// not the bound needs raising, so that the first write that applies
+// clears the stall.
 func (n *Node) boundLoop() {
 	defer n.loops.Done()
 	ticker := time.NewTicker(boundCheckInterval)
 	defer ticker.Stop()
+	var stall StallError // of the failed rounds in a row; Attempts 0: none
+	var backoff time.Duration
+	var nextRound int64 // monotonic ns: no round before, while stalled
 	for {
 		select {
 		case <-n.ctx.Done():
@@ -232,10 +293,40 @@ func (n *Node) boundLoop() {
 		case <-ticker.C:
 		case <-n.raise:
 		}
-		if n.raiseBound(n.ctx, false) != nil && n.limits.Load().err != nil {
-			return
+		if stall.Attempts > 0 && clock.Mono() < nextRound {
+			continue
 		}
+		started, sent := time.Now(), 0
+		err := n.tryTimes(n.ctx, roundAttempts, func(ctx context.Context) error {
+			sent++
+			return n.raiseBound(ctx, stall.Attempts > 0)
+		})
+		switch {
+		case err == nil:
+			stall, backoff = StallError{}, 0 // raiseBound cleared the stall
+			continue
+		case n.limits.Load().err != nil || n.ctx.Err() != nil:
+			return // lost, or closed
+		case stall.Attempts == 0:
+			stall.Since = started
+		}
+		stall.Attempts += sent
+		stall.Err = err
+		backoff = min(max(2*backoff, boundCheckInterval), maxWriteBackoff)
+		nextRound = clock.Mono() + int64(backoff)
+		n.publishStall(stall)
 	}
+}
+
+// publishStall publishes s, of the node's failing writes, with the bound
+// minting stops at.
+func (n *Node) publishStall(s StallError) {
+	n.update(func(cur limits) *limits {
+		s.NodeID, s.Bound = n.nodeID, highWater(cur.bound, n.nodeID, n.size)
+		stall := s
+		cur.stall, cur.changed = withPrefix(n.errorPrefix, &stall), make(chan struct{})
+		return &cur
+	})
 }
 
 // raiseBound writes a new bound if less than half the lead is left (or
@@ -253,14 +344,14 @@ func (n *Node) raiseBound(ctx context.Context, force bool) error {
 	text, _ := highWater(bound, n.nodeID, n.size).AppendText(nil)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(lim.deadline-clock.Mono()))
 	defer cancel()
-	if err := n.writeRecord(ctx, string(text), false); err != nil {
+	if err := n.writeRecord(ctx, string(text), false, true); err != nil {
 		return err
 	}
 	n.update(func(cur limits) *limits {
-		if bound <= cur.bound {
+		if bound <= cur.bound && cur.stall == nil {
 			return nil
 		}
-		cur.bound, cur.changed = bound, make(chan struct{})
+		cur.bound, cur.stall, cur.changed = max(cur.bound, bound), nil, make(chan struct{})
 		return &cur
 	})
 	return nil

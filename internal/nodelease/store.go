@@ -15,7 +15,11 @@ import "context"
 // which is what the proofs in this package rely on. Methods that return a
 // [Header] return the header of etcd's answer, which the node uses to
 // notice a server that lost or rewound its data. An implementation wraps
-// transport and server errors with %w and must be safe for concurrent use.
+// transport and server errors with %w (the node escapes their text when it
+// shows it), returns a [*DataError] for an answer of another shape than
+// the request's, bounds the bytes it reads of an answer (a listing to what
+// its limit of keys takes), and must be safe for concurrent use: the node
+// sends a keep-alive beside one that is slow to answer.
 type Store interface {
 	// Grant creates a lease that lives ttl seconds unless renewed, and
 	// returns its ID and the TTL the server granted (etcd raises a TTL
@@ -40,11 +44,13 @@ type Store interface {
 	//
 	//	if value(RealmKey) = RealmValue and create_revision(HolderKey) = 0
 	//	then put HolderKey = HolderValue with lease Lease; get RecordKey; get RealmKey
-	//	else get RealmKey
+	//	else get RealmKey; get HolderKey; get RecordKey
 	//
 	// so a node ID is taken only if nobody holds it and the realm still has
 	// the node ID size the caller uses, and the continuity record is read
-	// in the same revision as the take.
+	// in the same revision as the take. The failure branch reads what a
+	// node needs to tell a node ID held by another lease from one that an
+	// earlier try of its own took, whose answer was lost.
 	Acquire(ctx context.Context, req AcquireRequest) (AcquireResult, error)
 
 	// WriteRecord is the one transaction that writes the continuity record,
@@ -106,13 +112,18 @@ type AcquireResult struct {
 	// holder key was created.
 	Acquired bool
 	// Record is the continuity record read by the transaction, and
-	// RealmCreateRevision the realm key's create revision, when Acquired.
+	// RealmCreateRevision the realm key's create revision, in either
+	// branch.
 	Record              Record
 	RealmCreateRevision int64
 	// RealmValue is the realm key's value ("" if absent), when not
 	// Acquired: equal to the request's, the node ID was taken; different,
 	// the realm's node ID size is not the caller's.
 	RealmValue string
+	// HolderLease is the lease the holder key is attached to (0 if it
+	// does not exist), when not Acquired: the request's own lease means
+	// that an earlier try of the same transaction took the node ID.
+	HolderLease int64
 }
 
 // RecordWrite is the input of Store.WriteRecord.

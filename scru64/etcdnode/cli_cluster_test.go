@@ -122,21 +122,21 @@ func (k *link) heal() {
 	k.cut.Store(false)
 }
 
-// member is one member of an embedded etcd cluster: clients reach it
+// cliMember is one member of an embedded etcd cluster: clients reach it
 // through client, and the other members through peer.
-type member struct {
+type cliMember struct {
 	etcd   *embed.Etcd
 	client *link
 	peer   *link
 }
 
-// startCluster starts a cluster of n embedded etcd members on loopback
+// startCLICluster starts a cluster of n embedded etcd members on loopback
 // ports, each reached (by clients and by its peers) through links the test
 // can cut. Elections take half a second, so that a loaded machine does
 // not make the cluster lose its leader, and leases can be as short as 1 s.
-func startCluster(t *testing.T, n int) []*member {
+func startCLICluster(t *testing.T, n int) []*cliMember {
 	t.Helper()
-	members := make([]*member, n)
+	members := make([]*cliMember, n)
 	cfgs := make([]*embed.Config, n)
 	var initial []string
 	for i := range members {
@@ -148,7 +148,7 @@ func startCluster(t *testing.T, n int) []*member {
 		cfg.UnsafeNoFsync = true
 		clientURL := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
 		peerURL := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
-		m := &member{client: startLink(t, clientURL.Host), peer: startLink(t, peerURL.Host)}
+		m := &cliMember{client: startLink(t, clientURL.Host), peer: startLink(t, peerURL.Host)}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{clientURL}, []url.URL{{Scheme: "http", Host: m.client.addr()}}
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peerURL}, []url.URL{{Scheme: "http", Host: m.peer.addr()}}
 		initial = append(initial, cfg.Name+"=http://"+m.peer.addr())
@@ -190,8 +190,8 @@ func startCluster(t *testing.T, n int) []*member {
 	return members
 }
 
-// endpoints returns the members' client endpoints, comma-separated.
-func endpoints(members []*member) string {
+// cliEndpoints returns the members' client endpoints, comma-separated.
+func cliEndpoints(members []*cliMember) string {
 	var eps []string
 	for _, m := range members {
 		eps = append(eps, "http://"+m.client.addr())
@@ -199,8 +199,8 @@ func endpoints(members []*member) string {
 	return strings.Join(eps, ",")
 }
 
-// waitLeader waits until every member knows a leader.
-func waitLeader(t *testing.T, members []*member) {
+// waitCLILeader waits until every member knows a leader.
+func waitCLILeader(t *testing.T, members []*cliMember) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		ok := true
@@ -227,10 +227,10 @@ func waitLeader(t *testing.T, members []*member) {
 // SIGINT.
 func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 	bin := buildCLI(t)
-	members := startCluster(t, 3)
+	members := startCLICluster(t, 3)
 	a := members[0]
 	c := newClient(t, "http://"+members[1].client.addr())
-	eps := endpoints(members)
+	eps := cliEndpoints(members)
 	const ttl = 3 * time.Second
 	for _, tc := range []struct {
 		name  string
@@ -243,7 +243,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 		// Each part starts with the cluster whole, and heals it after.
 		part := func(name string, f func(t *testing.T)) {
 			t.Run(tc.name+" "+name, func(t *testing.T) {
-				waitLeader(t, members)
+				waitCLILeader(t, members)
 				t.Cleanup(func() { a.client.heal(); a.peer.heal() })
 				f(t)
 			})

@@ -117,9 +117,9 @@ func countNew(n *atomic.Int64, state http.ConnState) {
 	}
 }
 
-// grpcMessage answers a gRPC call with one message (gzip-compressed if
+// answerGRPC answers a gRPC call with one message (gzip-compressed if
 // compressed, which the client never asked for) and status OK.
-func grpcMessage(w http.ResponseWriter, message []byte, compressed bool) {
+func answerGRPC(w http.ResponseWriter, message []byte, compressed bool) {
 	w.Header().Set("Content-Type", "application/grpc")
 	w.Header().Set("Trailer", "Grpc-Status")
 	var prefix [5]byte
@@ -141,21 +141,6 @@ func grpcError(w http.ResponseWriter, code codes.Code, message string) {
 	w.WriteHeader(http.StatusOK)
 	w.Header().Set("Grpc-Status", strconv.Itoa(int(code)))
 	w.Header().Set("Grpc-Message", percentEncode(message))
-}
-
-// percentEncode encodes a grpc-message value: every byte outside printable
-// ASCII, and the percent sign, as %XX.
-func percentEncode(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7e || c == '%' {
-			b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // genArgs are the arguments of a gen -etcd run through endpoint.
@@ -244,10 +229,10 @@ func TestCLIBoundsWhatItReads(t *testing.T) {
 		name   string
 		answer http.HandlerFunc
 	}{
-		{"60 MiB packed into gzip", func(w http.ResponseWriter, r *http.Request) { grpcMessage(w, packed.Bytes(), true) }},
-		{"8 MiB sent plainly", func(w http.ResponseWriter, r *http.Request) { grpcMessage(w, plain(8<<20), false) }},
-		{"1 MiB sent plainly", func(w http.ResponseWriter, r *http.Request) { grpcMessage(w, plain(1<<20), false) }},
-		{"256 KiB sent plainly", func(w http.ResponseWriter, r *http.Request) { grpcMessage(w, plain(256<<10), false) }},
+		{"60 MiB packed into gzip", func(w http.ResponseWriter, r *http.Request) { answerGRPC(w, packed.Bytes(), true) }},
+		{"8 MiB sent plainly", func(w http.ResponseWriter, r *http.Request) { answerGRPC(w, plain(8<<20), false) }},
+		{"1 MiB sent plainly", func(w http.ResponseWriter, r *http.Request) { answerGRPC(w, plain(1<<20), false) }},
+		{"256 KiB sent plainly", func(w http.ResponseWriter, r *http.Request) { answerGRPC(w, plain(256<<10), false) }},
 	} {
 		srv := startHostile(t, nil, tc.answer)
 		r := runLimited(t, bin, 256<<20, genArgs(srv.endpoint)...)

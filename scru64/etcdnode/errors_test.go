@@ -38,6 +38,8 @@ func TestSentinelsCarryThePrefix(t *testing.T) {
 		{etcdnode.ErrClosed, "etcdnode: node closed"},
 		{etcdnode.ErrInvalidOption, "etcdnode: invalid option"},
 		{etcdnode.ErrRealmMismatch, "etcdnode: realm mismatch"},
+		{etcdnode.ErrBadData, "etcdnode: unexpected data in etcd"},
+		{etcdnode.ErrStalled, "etcdnode: minting stalled"},
 	} {
 		if tc.err.Error() != tc.text {
 			t.Errorf("%q, want %q", tc.err, tc.text)
@@ -50,7 +52,9 @@ func TestSentinelsCarryThePrefix(t *testing.T) {
 	}{
 		{&etcdnode.OptionError{Option: "WithTTL", Reason: "r"}, []error{etcdnode.ErrInvalidOption}, []error{etcdnode.ErrRealmMismatch}},
 		{&etcdnode.RealmError{Key: "/p/size", Found: "4", Want: 8}, []error{etcdnode.ErrRealmMismatch}, []error{etcdnode.ErrInvalidOption}},
-		{&etcdnode.RecordError{Key: "/p/last/0000001", Value: "x"}, []error{etcdnode.ErrRealmMismatch}, nil},
+		{&etcdnode.RecordError{Key: "/p/last/0000001", Value: "x"}, []error{etcdnode.ErrBadData}, []error{etcdnode.ErrRealmMismatch}},
+		{&etcdnode.DataError{Key: "/p/size", Reason: "r"}, []error{etcdnode.ErrBadData}, []error{etcdnode.ErrRealmMismatch, etcdnode.ErrInvalidOption}},
+		{&etcdnode.StallError{Err: errors.New("e")}, []error{etcdnode.ErrStalled}, []error{etcdnode.ErrLeaseLost}},
 		{&etcdnode.LostError{Reason: "r"}, []error{etcdnode.ErrLeaseLost}, []error{etcdnode.ErrDataLoss}},
 		{&etcdnode.LostError{Reason: "r", DataLoss: true}, []error{etcdnode.ErrLeaseLost, etcdnode.ErrDataLoss}, []error{etcdnode.ErrClosed}},
 		{&etcdnode.RollbackError{Last: scru64.Max}, []error{scru64.ErrClockRollback}, []error{etcdnode.ErrLeaseLost}},

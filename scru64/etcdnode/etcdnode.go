@@ -21,6 +21,14 @@
 //     before the lease can expire on the server. From then on every
 //     generate call returns an error matching [ErrLeaseLost] and
 //     [Node.Done] is closed.
+//   - Never silent: a node whose writes etcd refuses while its lease holds
+//     (its NOSPACE alarm, say) says so at once through [Node.Stalled],
+//     mints on up to the high-water mark it last wrote, then returns an
+//     error matching [ErrStalled] without blocking, and mints again once
+//     a write applies.
+//   - Failover: with every member's endpoint in the client, a member that
+//     hangs, has no leader or is partitioned costs a request now and
+//     then, not the lease, while a majority is reachable.
 //   - Speed: minting an ID costs what [scru64.Generator.Generate] costs plus
 //     one atomic load; it neither calls etcd nor allocates.
 //
@@ -29,8 +37,11 @@
 // loss and a node's next request to etcd, another node may take its node
 // ID. A node stops at that request: with an error matching [ErrLeaseLost]
 // when etcd has forgotten its lease, and matching [ErrDataLoss] too where it
-// can tell that etcd went back (its record or the revision went back). The
-// guide at
+// can tell that etcd went back (its record or the revision went back). So
+// does a man in the middle that answers in etcd's name: use TLS to etcd
+// where the network is not trusted. (One that forges only keep-alives
+// makes a node mint for at most 5.12 s past its lease, still without
+// repeating an ID.) The guide at
 // https://github.com/fastid/scru128/blob/main/docs/fleet.md says which
 // failures are safe and which are not; the protocol, with the proofs and
 // its figures (keys, deadlines, margins, the lead of the high-water mark),
@@ -87,9 +98,22 @@ var (
 	// an [*OptionError].
 	ErrInvalidOption = prefixed(nodelease.ErrInvalidOption)
 	// ErrRealmMismatch means the realm under the prefix uses another node
-	// ID size (the error is a [*RealmError]), or a continuity record there
-	// is not one this package wrote (a [*RecordError]).
+	// ID size than the one asked for (the error is a [*RealmError]):
+	// another prefix, or the realm's size, resolves it.
 	ErrRealmMismatch = prefixed(nodelease.ErrRealmMismatch)
+	// ErrBadData means etcd answered data this package did not write and
+	// cannot use: a key or value under the prefix of another form (a realm
+	// key that holds no node ID size, a continuity record that is not an
+	// ID of its node ID), or an answer outside what was asked (a listing
+	// with keys outside its range, a TTL no etcd grants). The error is a
+	// [*DataError] or a [*RecordError], which names the key and the value;
+	// no option resolves it.
+	ErrBadData = prefixed(nodelease.ErrBadData)
+	// ErrStalled means the node cannot write its continuity record while
+	// its lease holds (etcd out of space, say), so that it mints no ID
+	// past the bound it last wrote. The error is a [*StallError]; see
+	// [Node.Stalled].
+	ErrStalled = prefixed(nodelease.ErrStalled)
 )
 
 // errorPrefix is the package name that starts every error text.
@@ -111,8 +135,19 @@ type OptionError = nodelease.OptionError
 type RealmError = nodelease.RealmError
 
 // RecordError reports a continuity record that is not an ID of its node
-// ID. It matches [ErrRealmMismatch] under errors.Is.
+// ID. It matches [ErrBadData] under errors.Is.
 type RecordError = nodelease.RecordError
+
+// DataError reports a key, a value or an answer from etcd that this
+// package did not write or ask for, and names it. It matches [ErrBadData]
+// under errors.Is.
+type DataError = nodelease.DataError
+
+// StallError reports that a node's writes of its continuity record fail:
+// since when, how often, the bound minting stops at, and the last write's
+// error, through which errors.Is and errors.As see etcd's answer (for
+// example rpctypes.ErrNoSpace). It matches [ErrStalled] under errors.Is.
+type StallError = nodelease.StallError
 
 // LostError reports why a node stopped minting before Close. It matches
 // [ErrLeaseLost], and [ErrDataLoss] when its DataLoss field is set.
@@ -219,16 +254,25 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 // it renews the lease once and writes the first high-water mark: six etcd
 // requests when no other node races for the same node ID.
 //
+// With a client of several endpoints, a member that hangs, has no leader
+// or is cut off costs Acquire one attempt of the step that met it: a
+// request is given at most the TTL's safety margin (TTL/10 + 250 ms, up
+// to 2 s), and
+// a step that fails is tried again, up to five times while ctx lasts,
+// each time with twice as long as before (so that a slow cluster answers
+// all the same); clientv3 sends the attempts to the members in turn.
+//
 // It returns an [*OptionError] for a bad option or a nil client, a
 // [*RealmError] if the prefix's realm uses another node ID size, a
-// [*RecordError] if the node ID's continuity record is not one this package
-// wrote, an error matching [ErrNoFreeNodeID] if every node ID is held, a
-// [*LostError] if the lease was lost before the first ID, and a
-// [*StoreError] wrapping etcd's error for a failed request. On error it
-// leaves etcd as it found it: it puts the record back if it may have
-// written it, and revokes the lease it granted, spending at most 2 s on
-// that whatever ctx says (if the record cannot be put back, the error says
-// so). ctx bounds Acquire only, not the Node's life.
+// [*DataError] or [*RecordError] (matching [ErrBadData]) for a key, value
+// or answer from etcd that this package did not write or ask for, an error
+// matching [ErrNoFreeNodeID] if every node ID is held, a [*LostError] if
+// the lease was lost before the first ID, and a [*StoreError] wrapping
+// etcd's error for a step that failed every attempt. On error it leaves
+// etcd as it found it: it puts the record back if it may have written it,
+// and revokes the lease it granted, spending at most 2 s on that whatever
+// ctx says (if the record cannot be put back, the error says so). ctx
+// bounds Acquire only, not the Node's life.
 func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Node, error) {
 	o := options{cfg: nodelease.DefaultConfig()}
 	for i, opt := range opts {
@@ -240,7 +284,7 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 	o.cfg.ErrorPrefix = errorPrefix
 	var s nodelease.Store
 	if client != nil {
-		s = store{client}
+		s = newStore(client)
 	}
 	core, err := nodelease.Acquire(ctx, s, o.cfg)
 	if oe := (*OptionError)(nil); errors.As(err, &oe) {
@@ -254,15 +298,18 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 
 // Generate returns a new ID stamped with the clock. It returns a
 // [*LostError] (matching [ErrLeaseLost]) or an error matching [ErrClosed]
-// once the node is done, a [*RollbackError] (matching
-// [scru64.ErrClockRollback]) if the clock is more than
-// [scru64.DefaultRollbackAllowance] behind the last ID, and
-// [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It does
-// not allocate when it returns an ID and, as long as the clock runs
+// once the node is done, a [*StallError] (matching [ErrStalled]) while
+// writes of the high-water mark fail and IDs have reached the last one
+// written, a [*RollbackError] (matching [scru64.ErrClockRollback]) if the
+// clock is more than [scru64.DefaultRollbackAllowance] behind the last ID,
+// and [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It
+// does not allocate when it returns an ID and, as long as the clock runs
 // steadily, does not wait: the high-water mark in etcd is kept about 5 s
 // ahead of what the node mints, and only if IDs outrun it (the clock
 // stepped forward, or a burst overflowed the counter for seconds) does
-// Generate wait for the next write of it.
+// Generate wait for the next write of it, for at most three times the
+// TTL's safety margin, up to 6 s (3.75 s with the default TTL); if no
+// write has raised it by then, it returns a [*StallError].
 func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -276,7 +323,7 @@ func (n *Node) Generate() (scru64.ID, error) {
 // longer wait, which only a record left far ahead by a clock that ran fast
 // causes, it returns at once as the *RollbackError, which says how long;
 // [Node.ClockWait] tells the same before minting. Its other errors are
-// those of Generate.
+// those of Generate: it does not sleep through a [*StallError].
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -361,11 +408,30 @@ func (n *Node) Err() error {
 	return n.core.Err()
 }
 
+// Stalled returns nil while the node's writes of its high-water mark to
+// etcd succeed, and a [*StallError] (matching [ErrStalled]) from the
+// first failed round of writes until a write applies, while the node
+// lives: etcd refuses the writes (its NOSPACE alarm, say) or they get no
+// answer, while keep-alives may still succeed. The node mints on up to the
+// mark it last wrote, about 5 s past its last successful write; then
+// Generate returns the same error, at once, until a write applies. The
+// node keeps trying, up to three requests at a time, at first every
+// quarter of a second and then every 2 s. The error names etcd's answer to
+// the last write, for a log line or an alert; it is nil for a node that is
+// done (see [Node.Err]) or not made by Acquire.
+func (n *Node) Stalled() error {
+	if n == nil || n.core == nil {
+		return nil
+	}
+	return n.core.Stalled()
+}
+
 // Close stops minting, writes the last ID issued to the node ID's
 // continuity record and revokes the lease, which frees the node ID; the
 // next holder starts right after that ID. Afterwards every generate call
-// returns [ErrClosed]. ctx bounds the two etcd requests: a caller that must
-// end soon cancels it, and the node ID is then free when the lease expires.
+// returns [ErrClosed]. ctx bounds the two steps (each tried again as
+// Acquire's are): a caller that must end soon cancels it, and the node ID
+// is then free when the lease expires.
 // The write is fenced like every write of the record: it applies only
 // while this node holds the node ID and the record is its own last write.
 //

@@ -7,4 +7,4 @@ import (
 )
 
 // StoreOf exposes the clientv3 Store to the protocol tests.
-func StoreOf(c *clientv3.Client) nodelease.Store { return store{c} }
+func StoreOf(c *clientv3.Client) nodelease.Store { return newStore(c) }

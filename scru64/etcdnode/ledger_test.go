@@ -111,20 +111,24 @@ func (l *ledger) check(t testing.TB) {
 // minting mints from n into h in the background until n fails, pausing
 // briefly every 64 IDs so that the loop leaves a core for etcd, and returns
 // a channel that receives n's error.
-func minting(n *nodelease.Node, h *holder) <-chan error {
+func minting(n *nodelease.Node, h *holder) <-chan error { return mintingEvery(n, h, 64) }
+
+// mintingEvery is minting that pauses every batch IDs: 1 for a node that
+// must mint on for a while without filling the ledger with millions.
+func mintingEvery(n *nodelease.Node, h *holder, batch int) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		batch := make([]scru64.ID, 0, 64)
+		ids := make([]scru64.ID, 0, batch)
 		for {
 			id, err := n.Generate()
 			if err != nil {
-				h.add(batch...)
+				h.add(ids...)
 				done <- err
 				return
 			}
-			if batch = append(batch, id); len(batch) == cap(batch) {
-				h.add(batch...)
-				batch = batch[:0]
+			if ids = append(ids, id); len(ids) == cap(ids) {
+				h.add(ids...)
+				ids = ids[:0]
 				time.Sleep(time.Millisecond)
 			}
 		}

@@ -79,9 +79,10 @@ func closeSoon(n *nodelease.Node) {
 }
 
 // tryAcquire acquires with cfg, whose zero fields take the defaults (and
-// TTL steadyTTL).
+// TTL steadyTTL), giving up after a minute: 50 nodes racing for node IDs
+// under the race detector, on a loaded machine, take half of that.
 func tryAcquire(store nodelease.Store, cfg nodelease.Config) (*nodelease.Node, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return nodelease.Acquire(ctx, store, withDefaults(cfg))
 }

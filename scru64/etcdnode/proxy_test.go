@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,20 +43,35 @@ import (
 //     of its own, so that the server applies it, but never answer the
 //     client;
 //   - duplicate: pass a matching request on and deliver a copy later on a
-//     connection of its own (a retrying load balancer).
+//     connection of its own (a retrying load balancer);
+//   - answer an error: answer a matching request with an error of the
+//     proxy's own and never pass it on (a gateway answering 503, a proxy
+//     that refuses, a server text of the test's choosing);
+//   - rewrite the answer: pass a matching request on and change the
+//     server's answer to it on the way back (a broken proxy, or a man in
+//     the middle);
+//   - forge the answer: answer a matching request with one of the proxy's
+//     own making, without the server (a man in the middle).
 //
 // A gRPC request is the frames of one HTTP/2 stream. To send it on a fresh
 // connection the proxy replays the connection's preface, settings and every
 // header block in order, so that the server's header compression state is
 // the one the client's blocks were made for, and then only the chosen
 // stream's data: the other streams opened by the replay never get their
-// message and are dropped with the connection. Streams other than unary KV
-// calls (lease keep-alives, watches) pass through untouched.
+// message and are dropped with the connection. The rules see the messages
+// of KV and Lease calls (a keep-alive stream's one by one); other streams
+// (watches) pass through untouched. To answer a request itself, the proxy
+// resets the stream towards the server (whose header compression state
+// has seen its headers) and writes the answer's frames to the client,
+// with header blocks that leave the client's compression state as the
+// server's blocks expect it, and gives the client back the flow-control
+// window the swallowed request took.
 type proxy struct {
 	listener net.Listener
 	target   string
 	cut      atomic.Bool
 	delay    atomic.Int64 // ns before each request is passed on
+	accepted atomic.Int64 // client connections so far
 
 	mu      sync.Mutex
 	paused  chan struct{} // closed when not paused; nil means never paused
@@ -69,9 +87,12 @@ type proxy struct {
 type action int
 
 const (
-	hold       action = iota // keep it from the server until deliverHeld
-	loseAnswer               // apply it on a connection of its own; never answer the client
-	duplicate                // pass it on, and deliver a copy after the rule's delay
+	hold          action = iota // keep it from the server until deliverHeld
+	loseAnswer                  // apply it on a connection of its own; never answer the client
+	duplicate                   // pass it on, and deliver a copy after the rule's delay
+	answerError                 // answer it with the rule's error; never pass it on
+	rewriteAnswer               // pass it on; rewrite the server's answer with the rule's rewrite
+	forgeAnswer                 // answer it with the rule's forge; never pass it on (gRPC only)
 )
 
 // rule applies an action to requests whose path and body match, skipping
@@ -82,6 +103,16 @@ type rule struct {
 	skip   int
 	count  int
 	after  time.Duration // duplicate: when the copy is delivered
+	// answerError: the gRPC status code and message of the answer (the
+	// JSON gateway answers 503 with them).
+	code    int
+	message string
+	// rewriteAnswer: the server's answer message (protobuf), rewritten;
+	// and if claim is set, the length gRPC's prefix claims for it.
+	rewrite func(answer []byte) []byte
+	claim   uint32
+	// forgeAnswer: the answer message to a request message (gRPC only).
+	forge func(request []byte) []byte
 
 	mu      sync.Mutex
 	seen    int
@@ -112,6 +143,7 @@ func startProxy(t testing.TB, endpoint string) (*proxy, string) {
 			if err != nil {
 				return
 			}
+			p.accepted.Add(1)
 			out, err := net.Dial("tcp", p.target)
 			if err != nil {
 				in.Close()
@@ -120,16 +152,17 @@ func startProxy(t testing.TB, endpoint string) (*proxy, string) {
 			if !p.track(in, out) {
 				return
 			}
+			pc := &proxyConn{p: p, client: in, answers: map[uint32]*rule{}, forged: map[uint32]bool{}}
 			p.wg.Add(2)
 			go func() {
 				defer p.wg.Done()
 				defer out.Close()
-				p.forwardRequests(out, in)
+				pc.forwardRequests(out, in)
 			}()
 			go func() {
 				defer p.wg.Done()
 				defer in.Close()
-				p.pipe(in, out)
+				pc.forwardAnswers(out)
 			}()
 		}
 	}()
@@ -298,12 +331,7 @@ func (p *proxy) deliverHeld(r *rule) error {
 // act applies r to a request whose delivery on a fresh connection is
 // deliver, and reports whether the request is also passed on as usual.
 func (p *proxy) act(r *rule, deliver func() error) (passOn bool) {
-	defer func() {
-		select {
-		case r.matched <- struct{}{}:
-		default: // nobody waits for that many: acted is counted anyway
-		}
-	}()
+	defer r.signal()
 	switch r.action {
 	case hold:
 		r.mu.Lock()
@@ -326,23 +354,11 @@ func (p *proxy) act(r *rule, deliver func() error) (passOn bool) {
 	}
 }
 
-// pipe copies src to dst until either fails, dropping the bytes while cut
-// and holding them while paused.
-func (p *proxy) pipe(dst io.Writer, src io.Reader) {
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			p.waitUnpaused()
-			if !p.cut.Load() {
-				if _, werr := dst.Write(buf[:n]); werr != nil {
-					return
-				}
-			}
-		}
-		if err != nil {
-			return
-		}
+// signal tells waitMatched that r acted once more.
+func (r *rule) signal() {
+	select {
+	case r.matched <- struct{}{}:
+	default: // nobody waits for that many: acted is counted anyway
 	}
 }
 
@@ -361,13 +377,120 @@ func (p *proxy) send(dst io.Writer, b []byte) error {
 
 const http2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
+// proxyConn is one client connection through the proxy and its own to
+// the server.
+type proxyConn struct {
+	p      *proxy
+	client net.Conn
+	// wmu orders writes to the client: the server's answers and the
+	// proxy's own, a frame (or a header block) at a time.
+	wmu sync.Mutex
+
+	mu      sync.Mutex
+	answers map[uint32]*rule // HTTP/2 streams whose answers a rule rewrites
+	forged  map[uint32]bool  // HTTP/2 streams the proxy answers itself
+}
+
+// toClient writes b to the client unless cut, after any pause. The caller
+// holds wmu.
+func (pc *proxyConn) toClient(b []byte) error {
+	pc.p.waitUnpaused()
+	if pc.p.cut.Load() {
+		return nil
+	}
+	_, err := pc.client.Write(b)
+	return err
+}
+
+// forwardAnswers passes the server's answers on to the client: HTTP/1.1
+// as bytes, HTTP/2 frame by frame, rewriting the answers a rule asks for.
+func (pc *proxyConn) forwardAnswers(src net.Conn) {
+	r := bufio.NewReaderSize(src, 64<<10)
+	start, err := r.Peek(5)
+	if err != nil {
+		return
+	}
+	if string(start) == "HTTP/" {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				pc.wmu.Lock()
+				werr := pc.toClient(buf[:n])
+				pc.wmu.Unlock()
+				if werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+	pending := map[uint32][]byte{} // answer bytes of rewritten streams not yet a whole message
+	inBlock := false               // wmu is held between a HEADERS frame and its END_HEADERS
+	defer func() {
+		if inBlock {
+			pc.wmu.Unlock()
+		}
+	}()
+	for {
+		f, err := readFrame(r)
+		if err != nil {
+			return
+		}
+		pc.mu.Lock()
+		rl, forged := pc.answers[f.stream()], pc.forged[f.stream()]
+		pc.mu.Unlock()
+		if forged {
+			continue // the proxy answers that stream; the server was told to drop it
+		}
+		if f.kind() == frameData && rl != nil {
+			buf := append(pending[f.stream()], dataPayload(f)...)
+			var out []byte
+			for len(buf) >= 5 && len(buf) >= 5+int(binary.BigEndian.Uint32(buf[1:5])) {
+				n := 5 + int(binary.BigEndian.Uint32(buf[1:5]))
+				msg := grpcMessage(rl.rewrite(buf[5:n]))
+				if rl.claim != 0 {
+					binary.BigEndian.PutUint32(msg[1:5], rl.claim)
+				}
+				out = append(out, msg...)
+				buf = buf[n:]
+			}
+			pending[f.stream()] = buf
+			if len(out) == 0 && !f.endStream() {
+				continue
+			}
+			pc.wmu.Lock()
+			err := pc.toClient(dataFrames(f.stream(), out, f.endStream()))
+			pc.wmu.Unlock()
+			if err != nil {
+				return
+			}
+			continue
+		}
+		if !inBlock {
+			pc.wmu.Lock()
+		}
+		inBlock = (f.kind() == frameHeaders || f.kind() == frameContinuation) && f.flags()&flagEndHeaders == 0
+		err = pc.toClient(f.bytes())
+		if !inBlock {
+			pc.wmu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
 // forwardRequests passes the client's requests on to the server, one at a
 // time, applying the rules.
-func (p *proxy) forwardRequests(dst net.Conn, src net.Conn) {
+func (pc *proxyConn) forwardRequests(dst net.Conn, src net.Conn) {
+	p := pc.p
 	r := bufio.NewReaderSize(src, 64<<10)
 	start, err := r.Peek(len(http2Preface))
 	if err == nil && string(start) == http2Preface {
-		p.forwardHTTP2(dst, r)
+		pc.forwardHTTP2(dst, r)
 		return
 	}
 	for {
@@ -385,6 +508,16 @@ func (p *proxy) forwardRequests(dst net.Conn, src net.Conn) {
 			return
 		}
 		if rl := p.ruleFor(req.URL.Path, body); rl != nil {
+			switch rl.action {
+			case answerError:
+				if pc.answerHTTP1(rl) != nil {
+					return
+				}
+				continue
+			case rewriteAnswer, forgeAnswer:
+				p.t.Errorf("proxy: answers of the JSON gateway are not rewritten or forged (%s)", req.URL.Path)
+				return
+			}
 			if !p.act(rl, func() error { return p.deliverHTTP1(raw) }) {
 				continue // the client waits for an answer that never comes
 			}
@@ -420,12 +553,24 @@ func (p *proxy) deliverHTTP1(raw []byte) error {
 	return err
 }
 
+// answerHTTP1 answers a gateway request with the rule's error, as etcd's
+// gateway words a gRPC error, with status 503.
+func (pc *proxyConn) answerHTTP1(rl *rule) error {
+	defer rl.signal()
+	body, _ := json.Marshal(map[string]any{"error": rl.message, "code": rl.code, "message": rl.message})
+	answer := fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	pc.wmu.Lock()
+	defer pc.wmu.Unlock()
+	return pc.toClient([]byte(answer))
+}
+
 // HTTP/2 frame types and flags the proxy looks at (RFC 9113).
 const (
 	frameData         = 0x0
 	frameHeaders      = 0x1
 	frameRSTStream    = 0x3
 	frameSettings     = 0x4
+	frameWindowUpdate = 0x8
 	frameContinuation = 0x9
 	flagEndStream     = 0x1
 	flagEndHeaders    = 0x4
@@ -474,17 +619,196 @@ func headerBlockFragment(f *frame) []byte {
 	return b
 }
 
-// kvStream is a unary KV call whose message the proxy collects before
-// deciding what to do with it.
-type kvStream struct {
+// dataPayload returns a DATA frame's data, without its padding.
+func dataPayload(f *frame) []byte {
+	b := f.body
+	if f.flags()&flagPadded != 0 && len(b) > 0 {
+		pad := int(b[0])
+		b = b[1:]
+		if pad <= len(b) {
+			b = b[:len(b)-pad]
+		}
+	}
+	return b
+}
+
+// grpcMessage returns msg with gRPC's length prefix, uncompressed.
+func grpcMessage(msg []byte) []byte {
+	out := make([]byte, 5, 5+len(msg))
+	binary.BigEndian.PutUint32(out[1:], uint32(len(msg)))
+	return append(out, msg...)
+}
+
+// maxFrame is the largest frame payload a peer must accept unless it says
+// otherwise (SETTINGS_MAX_FRAME_SIZE), which gRPC's client does not.
+const maxFrame = 16384
+
+// frameBytes returns a frame's bytes.
+func frameBytes(kind, flags byte, stream uint32, payload []byte) []byte {
+	b := make([]byte, 9, 9+len(payload))
+	b[0], b[1], b[2] = byte(len(payload)>>16), byte(len(payload)>>8), byte(len(payload))
+	b[3], b[4] = kind, flags
+	binary.BigEndian.PutUint32(b[5:], stream)
+	return append(b, payload...)
+}
+
+// dataFrames returns data as DATA frames of stream, the last one ending
+// the stream if end.
+func dataFrames(stream uint32, data []byte, end bool) []byte {
+	var out []byte
+	for {
+		n := min(len(data), maxFrame)
+		var flags byte
+		if n == len(data) && end {
+			flags = flagEndStream
+		}
+		out = append(out, frameBytes(frameData, flags, stream, data[:n])...)
+		if data = data[n:]; len(data) == 0 {
+			return out
+		}
+	}
+}
+
+// headerFrame returns a HEADERS frame of stream with fields, encoded as
+// literals that are never indexed: they leave the client's dynamic table
+// as the server's own header blocks expect it.
+func headerFrame(stream uint32, end bool, fields ...string) []byte {
+	var block bytes.Buffer
+	enc := hpack.NewEncoder(&block)
+	for i := 0; i+1 < len(fields); i += 2 {
+		enc.WriteField(hpack.HeaderField{Name: fields[i], Value: fields[i+1], Sensitive: true})
+	}
+	flags := byte(flagEndHeaders)
+	if end {
+		flags |= flagEndStream
+	}
+	return frameBytes(frameHeaders, flags, stream, block.Bytes())
+}
+
+// windowUpdate returns a WINDOW_UPDATE frame for the connection.
+func windowUpdate(increment int) []byte {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(increment))
+	return frameBytes(frameWindowUpdate, 0, 0, b[:])
+}
+
+// resetStream returns a RST_STREAM frame with the error code CANCEL.
+func resetStream(stream uint32) []byte {
+	return frameBytes(frameRSTStream, 0, stream, []byte{0, 0, 0, 0x8})
+}
+
+// percentEncode encodes a gRPC status message as the grpc-message header
+// carries it.
+func percentEncode(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '%' {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// swallowed returns the flow-control window that frames took from the
+// connection: what the proxy gives the client back for a request the
+// server never saw.
+func swallowed(frames []*frame) int {
+	n := 0
+	for _, f := range frames {
+		if f.kind() == frameData {
+			n += len(f.body)
+		}
+	}
+	return n
+}
+
+// answerGRPC answers a gRPC request itself: the server drops the stream,
+// and the client gets the window of the request back and then, for
+// answerError, a status alone, or for forgeAnswer, headers and the forged
+// message, the stream left open (a keep-alive stream's next message is
+// forged too).
+func (pc *proxyConn) answerGRPC(dst net.Conn, stream uint32, frames []*frame, message []byte, rl *rule) error {
+	defer rl.signal()
+	pc.mu.Lock()
+	first := !pc.forged[stream]
+	pc.forged[stream] = true
+	pc.mu.Unlock()
+	if first {
+		if err := pc.p.send(dst, resetStream(stream)); err != nil {
+			return err
+		}
+	}
+	var out []byte
+	if n := swallowed(frames); n > 0 {
+		out = windowUpdate(n)
+	}
+	switch rl.action {
+	case answerError:
+		out = append(out, headerFrame(stream, true, ":status", "200", "content-type", "application/grpc",
+			"grpc-status", strconv.Itoa(rl.code), "grpc-message", percentEncode(rl.message))...)
+	default: // forgeAnswer
+		if first {
+			out = append(out, headerFrame(stream, false, ":status", "200", "content-type", "application/grpc")...)
+		}
+		out = append(out, dataFrames(stream, grpcMessage(rl.forge(message)), false)...)
+	}
+	pc.wmu.Lock()
+	defer pc.wmu.Unlock()
+	return pc.toClient(out)
+}
+
+// forgedData takes a DATA frame of a stream the proxy answers: the client
+// gets its window back, and a whole message that a rule still forges an
+// answer to gets one.
+func (pc *proxyConn) forgedData(dst net.Conn, s *callStream, f *frame) error {
+	if len(f.body) > 0 {
+		pc.wmu.Lock()
+		err := pc.toClient(windowUpdate(len(f.body)))
+		pc.wmu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	if s == nil {
+		return nil
+	}
+	s.body = append(s.body, dataPayload(f)...)
+	if len(s.body) == 0 || !s.complete(f.endStream()) {
+		return nil
+	}
+	message := s.body[5:]
+	s.frames, s.body = nil, nil
+	if rl := pc.p.ruleFor(s.path, message); rl != nil && rl.action == forgeAnswer {
+		return pc.answerGRPC(dst, f.stream(), nil, message, rl)
+	}
+	return nil
+}
+
+// callStream is a KV or Lease call whose message the proxy collects
+// before deciding what to do with it: a unary call's whole request, or one
+// message of a keep-alive stream.
+type callStream struct {
 	path   string
+	unary  bool
 	frames []*frame
 	body   []byte
 }
 
+// complete reports whether s holds a whole request: a unary call's, with
+// the end of its stream, or one gRPC message of a stream.
+func (s *callStream) complete(end bool) bool {
+	if s.unary {
+		return end
+	}
+	return len(s.body) >= 5 && len(s.body) == 5+int(binary.BigEndian.Uint32(s.body[1:5]))
+}
+
 // forwardHTTP2 passes a gRPC connection's frames on, collecting the data
-// of unary KV calls to apply the rules to each whole request.
-func (p *proxy) forwardHTTP2(dst net.Conn, r *bufio.Reader) {
+// of KV and Lease calls to apply the rules to each whole request.
+func (pc *proxyConn) forwardHTTP2(dst net.Conn, r *bufio.Reader) {
+	p := pc.p
 	preface := make([]byte, len(http2Preface))
 	if _, err := io.ReadFull(r, preface); err != nil || p.send(dst, preface) != nil {
 		return
@@ -495,7 +819,7 @@ func (p *proxy) forwardHTTP2(dst net.Conn, r *bufio.Reader) {
 		decoder  = hpack.NewDecoder(4096, nil)
 		block    []byte
 		blockID  uint32
-		kv       = map[uint32]*kvStream{}
+		calls    = map[uint32]*callStream{}
 	)
 	prefix := func() []byte {
 		replayMu.Lock()
@@ -527,38 +851,74 @@ func (p *proxy) forwardHTTP2(dst net.Conn, r *bufio.Reader) {
 					return
 				}
 				for _, hf := range fields {
-					if hf.Name == ":path" && strings.HasPrefix(hf.Value, "/etcdserverpb.KV/") {
-						kv[blockID] = &kvStream{path: hf.Value}
+					if hf.Name == ":path" && (strings.HasPrefix(hf.Value, "/etcdserverpb.KV/") ||
+						strings.HasPrefix(hf.Value, "/etcdserverpb.Lease/")) {
+						calls[blockID] = &callStream{path: hf.Value, unary: hf.Value != "/etcdserverpb.Lease/LeaseKeepAlive"}
 					}
 				}
 			}
 		case frameData:
-			if s := kv[f.stream()]; s != nil {
+			pc.mu.Lock()
+			forged := pc.forged[f.stream()]
+			pc.mu.Unlock()
+			if forged {
+				// The rest of a stream the proxy answers (a keep-alive
+				// stream's next message, or its end): never the server's.
+				if pc.forgedData(dst, calls[f.stream()], f) != nil {
+					return
+				}
+				continue
+			}
+			if s := calls[f.stream()]; s != nil {
 				s.frames = append(s.frames, f)
-				s.body = append(s.body, f.body...)
-				if !f.endStream() {
+				s.body = append(s.body, dataPayload(f)...)
+				if !s.complete(f.endStream()) {
 					continue
 				}
-				delete(kv, f.stream())
-				message := s.body
+				frames, message := s.frames, s.body
+				s.frames, s.body = nil, nil
+				if s.unary {
+					delete(calls, f.stream())
+				}
 				if len(message) >= 5 {
 					message = message[5:] // gRPC's length-prefixed message
 				}
 				if rl := p.ruleFor(s.path, message); rl != nil {
-					id, frames, head := f.stream(), s.frames, prefix()
-					if !p.act(rl, func() error { return p.deliverHTTP2(head, id, frames) }) {
+					id, head := f.stream(), prefix()
+					switch rl.action {
+					case answerError, forgeAnswer:
+						if pc.answerGRPC(dst, id, frames, message, rl) != nil {
+							return
+						}
 						continue
+					case rewriteAnswer:
+						pc.mu.Lock()
+						pc.answers[id] = rl
+						pc.mu.Unlock()
+						rl.signal()
+					default:
+						if !p.act(rl, func() error { return p.deliverHTTP2(head, id, frames) }) {
+							continue
+						}
 					}
 				}
-				for _, df := range s.frames {
+				for _, df := range frames {
 					if p.send(dst, df.bytes()) != nil {
 						return
 					}
 				}
 				continue
 			}
-		case frameRSTStream:
-			delete(kv, f.stream())
+		case frameRSTStream, frameWindowUpdate:
+			pc.mu.Lock()
+			forged := pc.forged[f.stream()]
+			pc.mu.Unlock()
+			if f.kind() == frameRSTStream {
+				delete(calls, f.stream())
+			}
+			if forged {
+				continue // the server has dropped that stream already
+			}
 		}
 		if p.send(dst, f.bytes()) != nil {
 			return

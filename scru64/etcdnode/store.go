@@ -3,23 +3,59 @@ package etcdnode
 import (
 	"context"
 	"errors"
+	"strconv"
+	"time"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc"
 
 	"github.com/fastid/scru128/internal/nodelease"
 )
 
 // store is the nodelease.Store over clientv3: each method is one request,
 // each transaction the one its Store method documents.
-type store struct{ c *clientv3.Client }
+//
+// Every request requires a leader (clientv3.WithRequireLeader): a member
+// cut off from the others answers "etcdserver: no leader" at once instead
+// of holding the request until its own timeout, and the protocol sends it
+// again, which clientv3's round robin gives to another member. (clientv3
+// sends a read or a lease request again by itself after such an answer; a
+// transaction never, nor a request that has hung: the protocol does.)
+//
+// Every answer is capped in bytes, far below clientv3's default (2 GiB),
+// so that a broken proxy or a man in the middle cannot make the node
+// allocate what it claims to send: a listing to what its limit of keys can
+// take, anything else to maxAnswer.
+type store struct {
+	c     *clientv3.Client
+	keys  etcdserverpb.KVClient // clientv3's, which sends reads again after "unavailable"
+	kv    clientv3.KV           // over keys, its answers capped at maxAnswer
+	lease clientv3.Lease        // over clientv3's, its answers capped at maxAnswer
+}
+
+// maxAnswer caps an answer other than a listing: a transaction reads three
+// small keys, a lease answer is a few numbers. It leaves room for values
+// up to etcd's largest request (1.5 MiB by default), which a key of the
+// prefix holds only if something else wrote it.
+const maxAnswer = 4 << 20
+
+func newStore(c *clientv3.Client) store {
+	keys := clientv3.RetryKVClient(c)
+	return store{
+		c:     c,
+		keys:  keys,
+		kv:    clientv3.NewKVFromKVClient(cappedKV{keys, maxAnswer}, c),
+		lease: clientv3.NewLeaseFromLeaseClient(cappedLease{clientv3.RetryLeaseClient(c)}, c, 5*time.Second),
+	}
+}
 
 var _ nodelease.Store = store{}
 
 func (s store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
-	resp, err := s.c.Grant(ctx, ttl)
+	resp, err := s.lease.Grant(clientv3.WithRequireLeader(ctx), ttl)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -27,7 +63,7 @@ func (s store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 }
 
 func (s store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
-	resp, err := s.c.KeepAliveOnce(ctx, clientv3.LeaseID(lease))
+	resp, err := s.lease.KeepAliveOnce(clientv3.WithRequireLeader(ctx), clientv3.LeaseID(lease))
 	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
 		return 0, nodelease.Header{}, nil
 	}
@@ -38,7 +74,7 @@ func (s store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease
 }
 
 func (s store) Revoke(ctx context.Context, lease int64) error {
-	_, err := s.c.Revoke(ctx, clientv3.LeaseID(lease))
+	_, err := s.lease.Revoke(clientv3.WithRequireLeader(ctx), clientv3.LeaseID(lease))
 	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
 		return nil
 	}
@@ -46,7 +82,7 @@ func (s store) Revoke(ctx context.Context, lease int64) error {
 }
 
 func (s store) PutIfAbsent(ctx context.Context, key, value string) (string, nodelease.Header, error) {
-	resp, err := s.c.Txn(ctx).
+	resp, err := s.kv.Txn(clientv3.WithRequireLeader(ctx)).
 		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, value)).
 		Else(clientv3.OpGet(key)).
@@ -57,11 +93,15 @@ func (s store) PutIfAbsent(ctx context.Context, key, value string) (string, node
 	if resp.Succeeded {
 		return value, header(resp.Header), nil
 	}
-	return string(first(resp.Responses[0].GetResponseRange()).GetValue()), header(resp.Header), nil
+	got, err := reads(resp, 1, 0)
+	if err != nil {
+		return "", nodelease.Header{}, err
+	}
+	return string(first(got[0]).GetValue()), header(resp.Header), nil
 }
 
 func (s store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (nodelease.AcquireResult, error) {
-	resp, err := s.c.Txn(ctx).
+	resp, err := s.kv.Txn(clientv3.WithRequireLeader(ctx)).
 		If(
 			clientv3.Compare(clientv3.Value(req.RealmKey), "=", req.RealmValue),
 			clientv3.Compare(clientv3.CreateRevision(req.HolderKey), "=", 0),
@@ -71,20 +111,38 @@ func (s store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (nodel
 			clientv3.OpGet(req.RecordKey),
 			clientv3.OpGet(req.RealmKey, clientv3.WithKeysOnly()),
 		).
-		Else(clientv3.OpGet(req.RealmKey)).
+		Else(
+			clientv3.OpGet(req.RealmKey),
+			clientv3.OpGet(req.HolderKey), // not keys-only, for the lease
+			clientv3.OpGet(req.RecordKey),
+		).
 		Commit()
 	if err != nil {
 		return nodelease.AcquireResult{}, err
 	}
 	if !resp.Succeeded {
-		realm := first(resp.Responses[0].GetResponseRange())
-		return nodelease.AcquireResult{Header: header(resp.Header), RealmValue: string(realm.GetValue())}, nil
+		got, err := reads(resp, 3, 0, 1, 2)
+		if err != nil {
+			return nodelease.AcquireResult{}, err
+		}
+		realm := first(got[0])
+		return nodelease.AcquireResult{
+			Header:              header(resp.Header),
+			RealmValue:          string(realm.GetValue()),
+			RealmCreateRevision: realm.GetCreateRevision(),
+			HolderLease:         first(got[1]).GetLease(),
+			Record:              record(first(got[2])),
+		}, nil
+	}
+	got, err := reads(resp, 3, 1, 2) // after the put's answer
+	if err != nil {
+		return nodelease.AcquireResult{}, err
 	}
 	return nodelease.AcquireResult{
 		Header:              header(resp.Header),
 		Acquired:            true,
-		Record:              record(first(resp.Responses[1].GetResponseRange())),
-		RealmCreateRevision: first(resp.Responses[2].GetResponseRange()).GetCreateRevision(),
+		Record:              record(first(got[0])),
+		RealmCreateRevision: first(got[1]).GetCreateRevision(),
 	}, nil
 }
 
@@ -93,7 +151,7 @@ func (s store) WriteRecord(ctx context.Context, w nodelease.RecordWrite) (nodele
 	if w.Delete {
 		write = clientv3.OpDelete(w.RecordKey)
 	}
-	resp, err := s.c.Txn(ctx).
+	resp, err := s.kv.Txn(clientv3.WithRequireLeader(ctx)).
 		If(
 			clientv3.Compare(clientv3.LeaseValue(w.HolderKey), "=", clientv3.LeaseID(w.Lease)),
 			clientv3.Compare(clientv3.ModRevision(w.RecordKey), "=", w.ModRevision),
@@ -112,24 +170,90 @@ func (s store) WriteRecord(ctx context.Context, w nodelease.RecordWrite) (nodele
 	if resp.Succeeded {
 		return nodelease.RecordResult{Header: header(resp.Header), Written: true}, nil
 	}
+	got, err := reads(resp, 3, 0, 1, 2)
+	if err != nil {
+		return nodelease.RecordResult{}, err
+	}
 	return nodelease.RecordResult{
 		Header:              header(resp.Header),
-		Record:              record(first(resp.Responses[0].GetResponseRange())),
-		HolderLease:         first(resp.Responses[1].GetResponseRange()).GetLease(),
-		RealmCreateRevision: first(resp.Responses[2].GetResponseRange()).GetCreateRevision(),
+		Record:              record(first(got[0])),
+		HolderLease:         first(got[1]).GetLease(),
+		RealmCreateRevision: first(got[2]).GetCreateRevision(),
 	}, nil
 }
 
+// Keys lists with an answer capped to what limit keys of the form asked
+// for take, so that an answer of many small (or empty) entries is refused
+// by its length: the protocol checks each key it gets, and their number.
 func (s store) Keys(ctx context.Context, from, end string, limit int64) ([]string, error) {
-	resp, err := s.c.Get(ctx, from, clientv3.WithRange(end), clientv3.WithKeysOnly(), clientv3.WithLimit(limit))
+	kv := clientv3.NewKVFromKVClient(cappedKV{s.keys, keysAnswer(end, limit)}, s.c)
+	resp, err := kv.Get(clientv3.WithRequireLeader(ctx), from,
+		clientv3.WithRange(end), clientv3.WithKeysOnly(), clientv3.WithLimit(limit))
 	if err != nil {
 		return nil, err
 	}
 	keys := make([]string, len(resp.Kvs))
 	for i, kv := range resp.Kvs {
-		keys[i] = string(kv.Key)
+		keys[i] = string(kv.GetKey())
 	}
 	return keys, nil
+}
+
+// keysAnswer returns the largest answer to a listing of up to limit keys
+// about as long as end: each key-value pair of a keys-only listing is its
+// key and four numbers of up to ten bytes each, with a few bytes of
+// framing; the header is a few numbers more.
+func keysAnswer(end string, limit int64) int {
+	const perKey, header = 64, 1024
+	return int(min(min(limit, 1<<20)*int64(len(end)+perKey)+header, 1<<30)) // an int on 32-bit platforms too
+}
+
+// cappedKV is clientv3's KV client with its answers capped at max bytes.
+type cappedKV struct {
+	etcdserverpb.KVClient
+	max int
+}
+
+func (c cappedKV) Range(ctx context.Context, in *etcdserverpb.RangeRequest, opts ...grpc.CallOption) (*etcdserverpb.RangeResponse, error) {
+	return c.KVClient.Range(ctx, in, append(opts, grpc.MaxCallRecvMsgSize(c.max))...)
+}
+
+func (c cappedKV) Txn(ctx context.Context, in *etcdserverpb.TxnRequest, opts ...grpc.CallOption) (*etcdserverpb.TxnResponse, error) {
+	return c.KVClient.Txn(ctx, in, append(opts, grpc.MaxCallRecvMsgSize(c.max))...)
+}
+
+// cappedLease is clientv3's lease client with its answers capped at
+// maxAnswer bytes.
+type cappedLease struct{ etcdserverpb.LeaseClient }
+
+func (c cappedLease) LeaseGrant(ctx context.Context, in *etcdserverpb.LeaseGrantRequest, opts ...grpc.CallOption) (*etcdserverpb.LeaseGrantResponse, error) {
+	return c.LeaseClient.LeaseGrant(ctx, in, append(opts, grpc.MaxCallRecvMsgSize(maxAnswer))...)
+}
+
+func (c cappedLease) LeaseRevoke(ctx context.Context, in *etcdserverpb.LeaseRevokeRequest, opts ...grpc.CallOption) (*etcdserverpb.LeaseRevokeResponse, error) {
+	return c.LeaseClient.LeaseRevoke(ctx, in, append(opts, grpc.MaxCallRecvMsgSize(maxAnswer))...)
+}
+
+func (c cappedLease) LeaseKeepAlive(ctx context.Context, opts ...grpc.CallOption) (etcdserverpb.Lease_LeaseKeepAliveClient, error) {
+	return c.LeaseClient.LeaseKeepAlive(ctx, append(opts, grpc.MaxCallRecvMsgSize(maxAnswer))...)
+}
+
+// reads returns the answers to the gets of a transaction's branch of ops
+// operations, the gets at the indexes given. An answer of another shape is
+// one etcd never gives (a broken proxy's), and an error, not an index out
+// of range.
+func reads(resp *clientv3.TxnResponse, ops int, gets ...int) ([]*etcdserverpb.RangeResponse, error) {
+	got := make([]*etcdserverpb.RangeResponse, len(gets))
+	for i, at := range gets {
+		if len(resp.Responses) == ops {
+			got[i] = resp.Responses[at].GetResponseRange()
+		}
+		if got[i] == nil {
+			return nil, &nodelease.DataError{Reason: "a transaction of " + strconv.Itoa(ops) + " operations was answered with " +
+				strconv.Itoa(len(resp.Responses)) + " responses, or without a read where it asked for one"}
+		}
+	}
+	return got, nil
 }
 
 // first returns a range response's first key-value pair, or nil (whose
