@@ -37,7 +37,12 @@ import (
 //     has answered it (up to its ReadyForQuery, the commit done), drop the
 //     answer and cut the connection;
 //   - duplicate: pass a matching request on and deliver a copy later on a
-//     connection of its own (a retrying middlebox).
+//     connection of its own (a retrying middlebox);
+//   - answer an error: keep a matching request from the server and answer
+//     it with an error of the proxy's making, as a broken pooler or
+//     gateway would;
+//   - slow: hold a matching request for a while before passing it on,
+//     while others go through (a slow path for one kind of statement).
 //
 // A request delivered on a connection of its own is sent after a replay
 // of its client's startup packet; the tests' servers trust loopback
@@ -63,9 +68,11 @@ type proxy struct {
 type action int
 
 const (
-	hold       action = iota // keep it from the server until deliverHeld
-	loseAnswer               // pass it on; drop the answer and cut the connection
-	duplicate                // pass it on, and deliver a copy after the rule's delay
+	hold        action = iota // keep it from the server until deliverHeld
+	loseAnswer                // pass it on; drop the answer and cut the connection
+	duplicate                 // pass it on, and deliver a copy after the rule's delay
+	answerError               // keep it from the server; answer with the rule's error
+	slow                      // pass it on after the rule's delay
 )
 
 // rule applies an action to requests that match, skipping the first skip
@@ -75,7 +82,10 @@ type rule struct {
 	action action
 	skip   int
 	count  int
-	after  time.Duration // duplicate: when the copy is delivered
+	after  time.Duration // duplicate: when the copy is delivered; slow: the delay
+	// code and message are the SQLSTATE and the text of answerError's
+	// error.
+	code, message string
 	// thenCut, for loseAnswer, cuts the proxy (as cut) before the client
 	// can see its connection end: the server is unreachable from then on.
 	thenCut bool
@@ -83,6 +93,8 @@ type rule struct {
 	mu      sync.Mutex
 	seen    int
 	acted   int
+	slowed  int            // slow: requests being held now
+	overlap int            // slow: the most held at once
 	held    []func() error // hold: deliveries waiting for deliverHeld
 	matched chan struct{}  // receives one value per request acted on
 }
@@ -142,6 +154,8 @@ type proxyConn struct {
 	loseAnswer atomic.Pointer[rule]
 	startup    []byte // the client's startup packet, for replays
 	once       sync.Once
+	// inMu keeps the proxy's own answers whole among the server's.
+	inMu sync.Mutex
 }
 
 func (c *proxyConn) close() {
@@ -301,6 +315,13 @@ func (r *rule) waitMatched(t testing.TB, n int, within time.Duration) {
 	}
 }
 
+// actedOn returns how many requests r has acted on so far.
+func (r *rule) actedOn() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.acted
+}
+
 // deliverHeld sends every request r holds to the server, each on a
 // connection of its own, waits for the server's answers and returns the
 // first error.
@@ -335,6 +356,34 @@ func (p *proxy) act(r *rule, c *proxyConn, req []byte) (passOn bool) {
 		return false
 	case loseAnswer:
 		c.loseAnswer.Store(r)
+		return true
+	case answerError:
+		// What a server answers to a request that fails: an
+		// ErrorResponse, then ReadyForQuery (idle: the statement's
+		// transaction is over).
+		var msg []byte
+		for _, f := range []struct {
+			code byte
+			text string
+		}{{'S', "ERROR"}, {'V', "ERROR"}, {'C', r.code}, {'M', r.message}} {
+			msg = append(append(append(msg, f.code), f.text...), 0)
+		}
+		msg = append(msg, 0)
+		answer := binary.BigEndian.AppendUint32([]byte{'E'}, uint32(4+len(msg)))
+		answer = append(append(answer, msg...), 'Z', 0, 0, 0, 5, 'I')
+		c.inMu.Lock()
+		_ = p.send(c.in, answer)
+		c.inMu.Unlock()
+		return false
+	case slow:
+		r.mu.Lock()
+		r.slowed++
+		r.overlap = max(r.overlap, r.slowed)
+		r.mu.Unlock()
+		time.Sleep(r.after)
+		r.mu.Lock()
+		r.slowed--
+		r.mu.Unlock()
 		return true
 	default: // duplicate
 		p.late.Add(1)
@@ -457,7 +506,10 @@ func (p *proxy) forwardAnswers(c *proxyConn) {
 			}
 			continue
 		}
-		if p.send(c.in, msg) != nil {
+		c.inMu.Lock()
+		err = p.send(c.in, msg)
+		c.inMu.Unlock()
+		if err != nil {
 			return
 		}
 	}

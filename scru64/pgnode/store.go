@@ -41,7 +41,7 @@ func newStore(db *pgxpool.Pool, schema string) *store {
 		keepAlive:   "SELECT ttl, cluster_id, timeline, revision FROM " + s + ".keep_alive($1)",
 		revoke:      "SELECT FROM " + s + ".revoke_lease($1)",
 		putIfAbsent: "SELECT current_value, cluster_id, timeline, revision FROM " + s + ".put_if_absent($1, $2)",
-		acquire: "SELECT acquired, record_value, record_mod_revision, realm_create_revision, realm_value, " +
+		acquire: "SELECT acquired, record_value, record_mod_revision, realm_create_revision, realm_value, holder_lease, " +
 			"cluster_id, timeline, revision FROM " + s + ".acquire($1, $2, $3, $4, $5, $6)",
 		writeRecord: "SELECT written, record_value, record_mod_revision, holder_lease, realm_create_revision, " +
 			"cluster_id, timeline, revision FROM " + s + ".write_record($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -89,15 +89,12 @@ func (s *store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (node
 	)
 	err := s.db.QueryRow(ctx, s.q.acquire, mode,
 		req.RealmKey, req.RealmValue, req.HolderKey, req.HolderValue, req.Lease, req.RecordKey,
-	).Scan(&r.Acquired, &r.Record.Value, &r.Record.ModRevision, &r.RealmCreateRevision, &r.RealmValue,
+	).Scan(&r.Acquired, &r.Record.Value, &r.Record.ModRevision, &r.RealmCreateRevision, &r.RealmValue, &r.HolderLease,
 		&cluster, &timeline, &r.Header.Revision)
 	if err != nil {
 		return nodelease.AcquireResult{}, s.explain(err)
 	}
 	r.Header.ClusterID, r.Header.Timeline = uint64(cluster), uint64(timeline)
-	if !r.Acquired {
-		r.Record, r.RealmCreateRevision = nodelease.Record{}, 0
-	}
 	return r, nil
 }
 
