@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,4 +152,71 @@ func TestLeaseTTLEditedPastTheLargestEndsTheNode(t *testing.T) {
 		t.Fatalf("%d renewals in %v", sent, time.Since(edited))
 	}
 	t.Logf("%d renewals, then: %v", sent, err)
+}
+
+// TestForgedRenewalsCannotRepeatIDs: a man in the middle answers every
+// renewal of a node in the server's name (with its identity, which is no
+// secret), while the server sees none, so that the lease expires and
+// another node takes the node ID. The first node mints on, but only up to
+// the record it last wrote: its next write, fenced on its lease, fails
+// and ends it, at most the record's lead (5.12 s) past its lease's end;
+// no ID is issued twice.
+func TestForgedRenewalsCannotRepeatIDs(t *testing.T) {
+	t.Parallel()
+	dsn := sharedServer(t)
+	r := newRealm(t, dsn)
+	px, _ := startProxy(t, hostOf(t, dsn))
+	var led ledger
+	first := r.via(t, px, "forged").acquire(t, pgnode.WithTTL(shortTTL))
+	_, h, err := pgnode.StoreOf(r.db, r.schema).PutIfAbsent(context.Background(), "forged/size", "8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var lastMint time.Time
+	hf := led.holderOf("first", first)
+	firstDone := make(chan error, 1)
+	go func() {
+		for {
+			id, err := first.Generate()
+			if err != nil {
+				firstDone <- err
+				return
+			}
+			hf.add(id)
+			mu.Lock()
+			lastMint = time.Now()
+			mu.Unlock()
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	forging := time.Now()
+	px.addRule(&rule{match: calls("keep_alive"), action: forgeAnswer, forge: func([]byte) []byte {
+		return rowsAnswer([]string{"ttl", "cluster_id", "timeline", "revision"},
+			[]int64{int64(shortTTL / time.Second), int64(h.ClusterID), int64(h.Timeline), h.Revision})
+	}})
+	// The lease expires at most a TTL after the last renewal the server
+	// saw, sent before forging began. Meanwhile the first node mints on;
+	// the second takes the node ID as soon as it is free.
+	expired := forging.Add(shortTTL)
+	second := r.acquireWhenFree(t, 3*shortTTL, takeOver(first, nil)...)
+	took := time.Now()
+	led.holderOf("second", second).add(mint(t, second, 1000)...)
+	select {
+	case err = <-firstDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first node still mints 10 s after forging began")
+	}
+	checkPrefixed(t, "the first node", err, pgnode.ErrLeaseLost)
+	mu.Lock()
+	past := lastMint.Sub(expired)
+	mu.Unlock()
+	const lead = 20 * 256 * time.Millisecond
+	t.Logf("the first node minted until %v past its lease's end (the second took its node ID %v after it): %v",
+		past.Round(time.Millisecond), took.Sub(expired).Round(time.Millisecond), err)
+	if past > lead+500*time.Millisecond {
+		t.Fatalf("the first node minted %v past its lease's end, more than the record's lead %v", past, lead)
+	}
+	led.check(t)
 }

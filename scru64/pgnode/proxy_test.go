@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -41,6 +42,8 @@ import (
 //   - answer an error: keep a matching request from the server and answer
 //     it with an error of the proxy's making, as a broken pooler or
 //     gateway would;
+//   - forge: keep a matching request from the server and answer it with
+//     rows of the test's making, as a man in the middle would;
 //   - slow: hold a matching request for a while before passing it on,
 //     while others go through (a slow path for one kind of statement).
 //
@@ -72,6 +75,7 @@ const (
 	loseAnswer                // pass it on; drop the answer and cut the connection
 	duplicate                 // pass it on, and deliver a copy after the rule's delay
 	answerError               // keep it from the server; answer with the rule's error
+	forgeAnswer               // keep it from the server; answer with the rule's forge
 	slow                      // pass it on after the rule's delay
 )
 
@@ -86,6 +90,9 @@ type rule struct {
 	// code and message are the SQLSTATE and the text of answerError's
 	// error.
 	code, message string
+	// forge returns forgeAnswer's answer to a request: the messages up to
+	// and including ReadyForQuery (see rowsAnswer).
+	forge func(req []byte) []byte
 	// thenCut, for loseAnswer, cuts the proxy (as cut) before the client
 	// can see its connection end: the server is unreachable from then on.
 	thenCut bool
@@ -357,20 +364,24 @@ func (p *proxy) act(r *rule, c *proxyConn, req []byte) (passOn bool) {
 	case loseAnswer:
 		c.loseAnswer.Store(r)
 		return true
-	case answerError:
-		// What a server answers to a request that fails: an
-		// ErrorResponse, then ReadyForQuery (idle: the statement's
-		// transaction is over).
-		var msg []byte
-		for _, f := range []struct {
-			code byte
-			text string
-		}{{'S', "ERROR"}, {'V', "ERROR"}, {'C', r.code}, {'M', r.message}} {
-			msg = append(append(append(msg, f.code), f.text...), 0)
+	case answerError, forgeAnswer:
+		var answer []byte
+		if r.action == forgeAnswer {
+			answer = r.forge(req)
+		} else {
+			// What a server answers to a request that fails: an
+			// ErrorResponse, then ReadyForQuery (idle: the statement's
+			// transaction is over).
+			var fields []byte
+			for _, f := range []struct {
+				code byte
+				text string
+			}{{'S', "ERROR"}, {'V', "ERROR"}, {'C', r.code}, {'M', r.message}} {
+				fields = append(append(append(fields, f.code), f.text...), 0)
+			}
+			answer = appendMessage(nil, 'E', append(fields, 0))
+			answer = appendMessage(answer, 'Z', []byte{'I'})
 		}
-		msg = append(msg, 0)
-		answer := binary.BigEndian.AppendUint32([]byte{'E'}, uint32(4+len(msg)))
-		answer = append(append(answer, msg...), 'Z', 0, 0, 0, 5, 'I')
 		c.inMu.Lock()
 		_ = p.send(c.in, answer)
 		c.inMu.Unlock()
@@ -580,6 +591,38 @@ func readUntilReady(r io.Reader) error {
 			}
 		}
 	}
+}
+
+// appendMessage appends a typed message with body to b.
+func appendMessage(b []byte, typ byte, body []byte) []byte {
+	b = binary.BigEndian.AppendUint32(append(b, typ), uint32(4+len(body)))
+	return append(b, body...)
+}
+
+// rowsAnswer returns what a server answers to a request of pgx's exec
+// mode (Parse, Bind, Describe, Execute, Sync) whose statement returns one
+// row of int8 columns, named and valued as given, in text: ParseComplete,
+// BindComplete, RowDescription, DataRow, CommandComplete, ReadyForQuery.
+func rowsAnswer(names []string, values []int64) []byte {
+	answer := appendMessage(nil, '1', nil)
+	answer = appendMessage(answer, '2', nil)
+	desc := binary.BigEndian.AppendUint16(nil, uint16(len(names)))
+	row := binary.BigEndian.AppendUint16(nil, uint16(len(values)))
+	for i, name := range names {
+		desc = append(append(desc, name...), 0)
+		desc = binary.BigEndian.AppendUint32(desc, 0)  // no table
+		desc = binary.BigEndian.AppendUint16(desc, 0)  // no column
+		desc = binary.BigEndian.AppendUint32(desc, 20) // int8
+		desc = binary.BigEndian.AppendUint16(desc, 8)
+		desc = binary.BigEndian.AppendUint32(desc, 0xffffffff) // no typmod
+		desc = binary.BigEndian.AppendUint16(desc, 0)          // text
+		text := strconv.FormatInt(values[i], 10)
+		row = append(binary.BigEndian.AppendUint32(row, uint32(len(text))), text...)
+	}
+	answer = appendMessage(answer, 'T', desc)
+	answer = appendMessage(answer, 'D', row)
+	answer = appendMessage(answer, 'C', []byte("SELECT 1\x00"))
+	return appendMessage(answer, 'Z', []byte{'I'})
 }
 
 // calls matches requests that call the schema's function fn with every

@@ -259,8 +259,10 @@ func TestRefusedRecordWritesStallLoudly(t *testing.T) {
 // for. The writes hang until the node gives up on them, and each takes a
 // server connection meanwhile: the renewals, which wait for no lock, must
 // still get through, so that every node reports a stall (no answer in
-// time) and none loses its lease; once the row is released, every node
-// mints again, and the next holders continue after them.
+// time) and none loses its lease. A write the node gave up on is
+// cancelled on the server, so no more wait there than the nodes have in
+// flight. Once the row is released, every node mints again, and the next
+// holders continue after them.
 func TestFleetStallsThroughPgBouncer(t *testing.T) {
 	t.Parallel()
 	dsn := sharedServer(t)
@@ -306,6 +308,15 @@ func TestFleetStallsThroughPgBouncer(t *testing.T) {
 			t.Fatalf("node %d lost its lease while writes hung: %v", i, err)
 		}
 	}
+	var waiting int
+	if err := dba.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND strpos(query, $1) > 0",
+		pgx.Identifier{owner.schema}.Sanitize()+".write_record(").Scan(&waiting); err != nil {
+		t.Fatal(err)
+	}
+	if waiting > nodes {
+		t.Fatalf("%d writes wait on the server for the row, more than the %d nodes send at a time", waiting, nodes)
+	}
+	t.Logf("%d writes wait on the server for the row", waiting)
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
