@@ -61,15 +61,32 @@
 // and EXECUTE on its functions, and no privilege on its tables (see
 // schema.sql); statement_timeout, lock_timeout and
 // idle_in_transaction_session_timeout may be set for it as for any role,
-// as long as statement_timeout leaves a statement a fraction of the TTL. A
-// pool reaches a new primary after a failover if its connection string
-// lists the servers with target_session_attrs=read-write; the nodes that
-// were running stop with ErrDataLoss when the new primary answers (its
+// as long as they leave a statement a fraction of the TTL. A pool reaches
+// a new primary after a failover if its connection string lists the
+// servers with target_session_attrs=read-write; the nodes that were
+// running stop with ErrDataLoss when the new primary answers (its
 // timeline is another), and new ones can be acquired at once. The tables
 // are small (two rows per node, one per node ID ever used and one per
 // realm); each node renews its lease every TTL/4 and writes its record
 // about every 2.5 s. Every write but a renewal locks one row for the length
 // of a short transaction, so that such writes are serialized.
+//
+// A statement is first given at most the TTL's safety margin (TTL/10 + 250
+// ms, up to 2 s); one that fails or times out is sent again with twice the
+// time (a step of Acquire or Close up to five times, a write of the record
+// three times a round), and a renewal not answered in that time has a
+// second sent beside it, the first answer counting. pgx cancels a
+// statement it gives up on at the server. Renewals touch only the leases
+// table, so whatever holds up the keys table or the store's row (a DBA's
+// ALTER TABLE, VACUUM FULL or LOCK TABLE, a long transaction) stops the
+// writes of the records and not the leases: the nodes report a stall
+// ([Node.Stalled], [ErrStalled]) and mint on up to their high-water marks.
+// With a lock_timeout set for the role, the stall names the server's
+// answer (SQLSTATE 55P03) rather than a timeout.
+//
+// The functions answer keys and values cut to 256 characters: every one a
+// node writes is shorter, and a longer row, which no node wrote, is not
+// read whole. Such rows, and any a node cannot use, are [ErrBadData].
 //
 // Testing needs a real PostgreSQL; this module's tests run against the
 // server SCRU128_TEST_POSTGRES_DSN names and servers (and a PgBouncer) of
