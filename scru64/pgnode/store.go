@@ -19,7 +19,9 @@ import (
 // mode. Every statement goes out in pgx's QueryExecModeExec, which uses
 // the unnamed prepared statement in one round trip, whatever mode the pool
 // was configured with: no statement is kept by name on a server connection
-// that the next transaction may not get.
+// that the next transaction may not get. The functions answer keys and
+// values cut to 256 characters (max_answered in schema.sql), which bounds
+// the bytes of every answer, as the Store interface asks.
 type store struct {
 	db     *pgxpool.Pool
 	schema string // as given to WithSchema, for errors
