@@ -194,7 +194,7 @@ func (n *Node) realmError(found string) error {
 	if found == "" {
 		reason = "not a node ID size (the key is empty, or absent after the node found it)"
 	}
-	return &DataError{Key: n.realm.key, Value: found, Reason: reason}
+	return &DataError{Key: n.realm.key, Value: found, Reason: reason, Store: n.storeName}
 }
 
 // grant obtains the node's lease and its first deadline. A TTL that etcd
@@ -213,7 +213,7 @@ func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 		defer cancel()
 		n.revoke(cleanup)
 		return &DataError{Reason: n.storeWord() + " granted lease " + strconv.FormatInt(lease, 16) + " a TTL of " +
-			strconv.FormatInt(granted, 10) + " s, outside the TTLs a lease may have (1 to 9000000000 s)"}
+			strconv.FormatInt(granted, 10) + " s, outside the TTLs a lease may have (1 to 9000000000 s)", Store: n.storeName}
 	}
 	n.ttl = time.Duration(granted) * time.Second
 	n.timeout = requestTimeout(n.ttl)
@@ -355,7 +355,7 @@ func (n *Node) specAfter(found Record) (scru64.NodeSpec, error) {
 	}
 	prev, err := scru64.Parse(found.Value)
 	if err != nil || prev.NodeCtr()>>(24-n.size) != n.nodeID {
-		return scru64.NodeSpec{}, &RecordError{Key: n.recordKey, Value: found.Value, NodeID: n.nodeID, Size: n.size, Err: err}
+		return scru64.NodeSpec{}, &RecordError{Key: n.recordKey, Value: found.Value, NodeID: n.nodeID, Size: n.size, Err: err, Store: n.storeName}
 	}
 	return scru64.NewNodeSpecWithNodePrev(prev, n.size)
 }
@@ -418,7 +418,7 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 		}
 		if len(keys) > keysPage {
 			return nil, &DataError{Reason: "a listing of held node IDs of at most " + strconv.Itoa(keysPage) +
-				" keys was answered with " + strconv.Itoa(len(keys)) + " keys"}
+				" keys was answered with " + strconv.Itoa(len(keys)) + " keys", Store: n.storeName}
 		}
 		for _, key := range keys {
 			var reason string
@@ -432,7 +432,7 @@ func (n *Node) freeNodeIDs(ctx context.Context, prefix string, lo, hi uint32) ([
 				reason = "listed among the holder keys, but not of their form (the prefix, \"node/\" and 7 digits)"
 			}
 			if reason != "" {
-				return nil, &DataError{Key: key, KeyOnly: true, Reason: reason}
+				return nil, &DataError{Key: key, KeyOnly: true, Reason: reason, Store: n.storeName}
 			}
 			for ; next < held && len(free) < listBatch; next++ {
 				free = append(free, uint32(next))

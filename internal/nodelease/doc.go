@@ -330,7 +330,11 @@
 //     function, and the next write deletes it with its keys.
 //   - Keys are compared and ordered byte by byte (COLLATE "C"). Text cannot
 //     hold a NUL, so the listing's bounds that end in one (the next string
-//     after a key) become that key, included or not.
+//     after a key) become that key, included or not. The functions answer
+//     keys and values cut to 256 characters, longer than any a node
+//     writes: what bounds the bytes of an answer. A realm is the prefix
+//     R + "/", and R may not hold "/node/" and a digit, so that no key of
+//     another realm falls in R's listing of holder keys.
 //   - Headers. ClusterID is the cluster's system identifier (the one
 //     recorded at setup where the functions' owner may not read it), which
 //     a physical backup or a replica shares and a new cluster does not;

@@ -196,6 +196,9 @@ type RecordError struct {
 	NodeID uint32 // the node ID it belongs to
 	Size   uint8  // the realm's node ID size
 	Err    error  // why it is not that node ID's: a parse error, or nil
+	// Store names the store in the text ("unexpected data in
+	// PostgreSQL: ..."); empty means etcd (see Config.StoreName).
+	Store string
 }
 
 // Error names the key, its value and what is wrong with it.
@@ -204,7 +207,7 @@ func (e *RecordError) Error() string {
 	if e.Err != nil {
 		why = errorText(e.Err)
 	}
-	return ErrBadData.Error() + ": the continuity record " + quote(e.Key) + " = " + quote(e.Value) +
+	return badDataText(e.Store) + ": the continuity record " + quote(e.Key) + " = " + quote(e.Value) +
 		" is not an ID of node ID " + strconv.FormatUint(uint64(e.NodeID), 10) + "/" +
 		strconv.Itoa(int(e.Size)) + ": " + why
 }
@@ -300,13 +303,16 @@ type DataError struct {
 	// that it has no value to show.
 	KeyOnly bool
 	Reason  string // what is wrong with it
+	// Store names the store in the text ("unexpected data in
+	// PostgreSQL: ..."); empty means etcd (see Config.StoreName).
+	Store string
 }
 
 // Error names the key and its value, quoted, and what is wrong, for
 // example `unexpected data in etcd: "/p/size" = "": not a node ID size
 // (1 to 23, in decimal)`.
 func (e *DataError) Error() string {
-	text := ErrBadData.Error()
+	text := badDataText(e.Store)
 	switch {
 	case e.Key != "" && !e.KeyOnly:
 		text += ": " + quote(e.Key) + " = " + quote(e.Value)
@@ -317,6 +323,15 @@ func (e *DataError) Error() string {
 		text += ": " + printable(e.Reason)
 	}
 	return text
+}
+
+// badDataText is the text of [ErrBadData] in the words of store (etcd
+// if empty).
+func badDataText(store string) string {
+	if store == "" {
+		return ErrBadData.Error()
+	}
+	return "unexpected data in " + store
 }
 
 // Is reports whether target is [ErrBadData].

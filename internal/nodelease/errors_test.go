@@ -162,3 +162,21 @@ func TestLongValuesAreCut(t *testing.T) {
 		t.Fatalf("%d bytes: %.200q", len(s), s)
 	}
 }
+
+// TestDataErrorsNameTheirStore: with a store's name, ErrBadData's typed
+// errors speak of it instead of etcd, and still match ErrBadData.
+func TestDataErrorsNameTheirStore(t *testing.T) {
+	for _, err := range []error{
+		&DataError{Key: "r/size", Value: "x", Reason: "r", Store: "PostgreSQL"},
+		&DataError{Reason: "r", Store: "PostgreSQL"},
+		&RecordError{Key: "r/last/0000001", Value: "x", NodeID: 1, Size: 8, Store: "PostgreSQL"},
+	} {
+		if s := err.Error(); !strings.HasPrefix(s, "unexpected data in PostgreSQL: ") || strings.Contains(s, "etcd") ||
+			!errors.Is(err, ErrBadData) || !errors.Is(err, &PrefixedError{Prefix: "pgnode", Err: ErrBadData}) {
+			t.Errorf("%T: %q", err, s)
+		}
+	}
+	if s := (&DataError{Reason: "r"}).Error(); s != "unexpected data in etcd: r" {
+		t.Errorf("without a store: %q", s)
+	}
+}

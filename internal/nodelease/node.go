@@ -435,7 +435,7 @@ func (n *Node) keepAlive(ctx context.Context) error {
 func (n *Node) renewedTTL(ttl int64) (time.Duration, error) {
 	if ttl > maxTTLSeconds {
 		return 0, &DataError{Reason: "a renewal of lease " + strconv.FormatInt(n.lease, 16) + " was answered with a TTL of " +
-			strconv.FormatInt(ttl, 10) + " s, past etcd's largest (9000000000 s)"}
+			strconv.FormatInt(ttl, 10) + " s, past " + n.storeWord() + "'s largest (9000000000 s)", Store: n.storeName}
 	}
 	return min(time.Duration(ttl)*time.Second, n.ttl), nil
 }

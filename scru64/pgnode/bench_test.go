@@ -17,8 +17,11 @@ import (
 //     nil check that inlines over exactly this call (its inlining test
 //     pins that, as this package's does), and Generate never calls the
 //     store, so this is what etcdnode's minting costs, measured without
-//     making this module require etcd's server for one benchmark;
+//     making this module require etcd's server;
 //   - generator: a plain scru64.Generator, the floor.
+//
+// The bench module's BenchmarkFleetNodeGenerate measures the two real
+// nodes, etcdnode's leased from etcd and this package's, in one binary.
 //
 // All three use node ID size 1 (2^23 IDs per tick; with fewer, a loop this
 // tight runs past the rollback allowance within a second). The nodes should

@@ -40,6 +40,8 @@ func TestSentinelsCarryThePrefix(t *testing.T) {
 		{pgnode.ErrClosed, "pgnode: node closed"},
 		{pgnode.ErrInvalidOption, "pgnode: invalid option"},
 		{pgnode.ErrRealmMismatch, "pgnode: realm mismatch"},
+		{pgnode.ErrBadData, "pgnode: unexpected data in PostgreSQL"},
+		{pgnode.ErrStalled, "pgnode: minting stalled"},
 	} {
 		if tc.err.Error() != tc.text {
 			t.Errorf("%q, want %q", tc.err, tc.text)
@@ -52,7 +54,9 @@ func TestSentinelsCarryThePrefix(t *testing.T) {
 	}{
 		{&pgnode.OptionError{Option: "WithTTL", Reason: "r"}, []error{pgnode.ErrInvalidOption}, []error{pgnode.ErrRealmMismatch}},
 		{&pgnode.RealmError{Key: "p/size", Found: "4", Want: 8}, []error{pgnode.ErrRealmMismatch}, []error{pgnode.ErrInvalidOption}},
-		{&pgnode.RecordError{Key: "p/last/0000001", Value: "x"}, []error{pgnode.ErrRealmMismatch}, nil},
+		{&pgnode.RecordError{Key: "p/last/0000001", Value: "x"}, []error{pgnode.ErrBadData}, []error{pgnode.ErrRealmMismatch}},
+		{&pgnode.DataError{Key: "p/size", Value: "x"}, []error{pgnode.ErrBadData}, []error{pgnode.ErrRealmMismatch, pgnode.ErrInvalidOption}},
+		{&pgnode.StallError{Err: errors.New("refused")}, []error{pgnode.ErrStalled}, []error{pgnode.ErrLeaseLost, pgnode.ErrClosed}},
 		{&pgnode.LostError{Reason: "r"}, []error{pgnode.ErrLeaseLost}, []error{pgnode.ErrDataLoss}},
 		{&pgnode.LostError{Reason: "r", DataLoss: true}, []error{pgnode.ErrLeaseLost, pgnode.ErrDataLoss}, []error{pgnode.ErrClosed}},
 		{&pgnode.RollbackError{Last: scru64.Max}, []error{scru64.ErrClockRollback}, []error{pgnode.ErrLeaseLost}},

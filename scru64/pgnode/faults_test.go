@@ -56,9 +56,12 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 }
 
 // TestFailedAcquireLeavesTheRecord: Acquire's first write of the record is
-// committed by the server but its answer never comes, so Acquire fails; 12
-// times in a row. Each failed Acquire must leave the record as it found it,
-// and a node that then acquires mints at once, without ErrClockRollback.
+// committed by the server but its answer never comes, and neither do the
+// answers of the attempts that send it again (five in all), so Acquire
+// fails; 12 times in a row. Each failed Acquire must leave the record as
+// it found it, and a node that then acquires mints at once, without
+// ErrClockRollback. (An Acquire whose first write alone loses its answer
+// finds at its next attempt that the write applied, and succeeds.)
 func TestFailedAcquireLeavesTheRecord(t *testing.T) {
 	t.Parallel()
 	dsn := sharedServer(t)
@@ -68,14 +71,14 @@ func TestFailedAcquireLeavesTheRecord(t *testing.T) {
 	only := []pgnode.Option{pgnode.WithRealm("lost-answers"), pgnode.WithNodeID(0)}
 	for i := range 12 {
 		before, had := r.recordOf(t, "lost-answers", 0)
-		lost := px.addRule(&rule{match: calls("write_record", recordKey("lost-answers", 0)), action: loseAnswer, count: 1})
+		lost := px.addRule(&rule{match: calls("write_record", recordKey("lost-answers", 0)), action: loseAnswer, count: 5})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		n, err := pgnode.Acquire(ctx, proxied.db, append(only, pgnode.WithSchema(r.schema), pgnode.WithTTL(steadyTTL))...)
 		cancel()
 		px.removeRule(lost)
 		if err == nil {
 			n.Close(context.Background())
-			t.Fatalf("Acquire %d succeeded although its first record write was not answered", i)
+			t.Fatalf("Acquire %d succeeded although no attempt of its first record write was answered", i)
 		}
 		after, has := r.recordOf(t, "lost-answers", 0)
 		if has != had || after != before {
@@ -89,6 +92,17 @@ func TestFailedAcquireLeavesTheRecord(t *testing.T) {
 	n := r.acquire(t, only...)
 	if id, err := n.Generate(); err != nil {
 		t.Fatalf("after 12 failed Acquires: Generate = %v, %v", id, err)
+	}
+	if err := n.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lost := px.addRule(&rule{match: calls("write_record", recordKey("lost-answers", 0)), action: loseAnswer, count: 1})
+	n = proxied.acquire(t, only...)
+	if lost.actedOn() != 1 {
+		t.Fatalf("%d answers lost, want 1", lost.actedOn())
+	}
+	if id, err := n.Generate(); err != nil {
+		t.Fatalf("after an Acquire whose first write lost its answer: Generate = %v, %v", id, err)
 	}
 }
 

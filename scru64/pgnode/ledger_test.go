@@ -104,23 +104,33 @@ func (l *ledger) check(t testing.TB) {
 	t.Logf("ledger: %d IDs from %d holders, each unique, holders in order", len(all), len(l.holders))
 }
 
-// minting mints from n into h in the background until n fails, pausing
+// minting mints from n into h in the background until n is done, pausing
 // briefly every 64 IDs so that the loop leaves a core for the server, and
-// returns a channel that receives n's error.
-func minting(n *pgnode.Node, h *holder) <-chan error {
+// returns a channel that receives n's error. A stall (ErrStalled: writes
+// of the record fail while the lease holds) is waited out, as a caller
+// that hears it would: the node is not done.
+func minting(n *pgnode.Node, h *holder) <-chan error { return mintingEvery(n, h, 64) }
+
+// mintingEvery is minting that pauses every batch IDs: 1 for a node that
+// must mint on for a while without taking a core from the server.
+func mintingEvery(n *pgnode.Node, h *holder, batch int) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		batch := make([]scru64.ID, 0, 64)
+		ids := make([]scru64.ID, 0, batch)
 		for {
 			id, err := n.Generate()
+			if errors.Is(err, pgnode.ErrStalled) {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
 			if err != nil {
-				h.add(batch...)
+				h.add(ids...)
 				done <- err
 				return
 			}
-			if batch = append(batch, id); len(batch) == cap(batch) {
-				h.add(batch...)
-				batch = batch[:0]
+			if ids = append(ids, id); len(ids) == cap(ids) {
+				h.add(ids...)
+				ids = ids[:0]
 				time.Sleep(time.Millisecond)
 			}
 		}

@@ -29,6 +29,11 @@
 //     and a node that cannot renew it stops minting before it can expire
 //     there. From then on every generate call returns an error matching
 //     [ErrLeaseLost] and [Node.Done] is closed.
+//   - Never silent: a node whose writes of its high-water mark fail while
+//     its lease holds (a DBA's lock on the table past the role's
+//     lock_timeout, say) says so at once through [Node.Stalled], mints on
+//     up to the mark it last wrote, then returns an error matching
+//     [ErrStalled] without blocking, and mints again once a write applies.
 //   - Speed: minting an ID costs what [scru64.Generator.Generate] costs plus
 //     one atomic load; it neither calls the database nor allocates.
 //
@@ -56,15 +61,32 @@
 // and EXECUTE on its functions, and no privilege on its tables (see
 // schema.sql); statement_timeout, lock_timeout and
 // idle_in_transaction_session_timeout may be set for it as for any role,
-// as long as statement_timeout leaves a statement a fraction of the TTL. A
-// pool reaches a new primary after a failover if its connection string
-// lists the servers with target_session_attrs=read-write; the nodes that
-// were running stop with ErrDataLoss when the new primary answers (its
+// as long as they leave a statement a fraction of the TTL. A pool reaches
+// a new primary after a failover if its connection string lists the
+// servers with target_session_attrs=read-write; the nodes that were
+// running stop with ErrDataLoss when the new primary answers (its
 // timeline is another), and new ones can be acquired at once. The tables
 // are small (two rows per node, one per node ID ever used and one per
 // realm); each node renews its lease every TTL/4 and writes its record
 // about every 2.5 s. Every write but a renewal locks one row for the length
 // of a short transaction, so that such writes are serialized.
+//
+// A statement is first given at most the TTL's safety margin (TTL/10 + 250
+// ms, up to 2 s); one that fails or times out is sent again with twice the
+// time (a step of Acquire or Close up to five times, a write of the record
+// three times a round), and a renewal not answered in that time has a
+// second sent beside it, the first answer counting. pgx cancels a
+// statement it gives up on at the server. Renewals touch only the leases
+// table, so whatever holds up the keys table or the store's row (a DBA's
+// ALTER TABLE, VACUUM FULL or LOCK TABLE, a long transaction) stops the
+// writes of the records and not the leases: the nodes report a stall
+// ([Node.Stalled], [ErrStalled]) and mint on up to their high-water marks.
+// With a lock_timeout set for the role, the stall names the server's
+// answer (SQLSTATE 55P03) rather than a timeout.
+//
+// The functions answer keys and values cut to 256 characters: every one a
+// node writes is shorter, and a longer row, which no node wrote, is not
+// read whole. Such rows, and any a node cannot use, are [ErrBadData].
 //
 // Testing needs a real PostgreSQL; this module's tests run against the
 // server SCRU128_TEST_POSTGRES_DSN names and servers (and a PgBouncer) of
@@ -121,10 +143,22 @@ var (
 	// ErrInvalidOption means an option's value was rejected; the error is
 	// an [*OptionError].
 	ErrInvalidOption = prefixed(nodelease.ErrInvalidOption)
-	// ErrRealmMismatch means the realm uses another node ID size (the
-	// error is a [*RealmError]), or a continuity record there is not one
-	// this package wrote (a [*RecordError]).
+	// ErrRealmMismatch means the realm uses another node ID size than the
+	// one asked for (the error is a [*RealmError]): another realm, or the
+	// realm's size, resolves it.
 	ErrRealmMismatch = prefixed(nodelease.ErrRealmMismatch)
+	// ErrBadData means the tables hold, where a node reads, a row that no
+	// node wrote and that it cannot use: a realm row that holds no node
+	// ID size, a continuity record that is not an ID of its node ID, a
+	// holder row whose key is not of the holder rows' form. The error is
+	// a [*DataError] or a [*RecordError], which names the key and the
+	// value; no option resolves it: the rows need looking at.
+	ErrBadData error = &nodelease.PrefixedError{Prefix: errorPrefix, Err: nodelease.ErrBadData, Text: "unexpected data in " + storeName}
+	// ErrStalled means the node cannot write its continuity record while
+	// its lease holds (a lock held on the table past the role's
+	// lock_timeout, say), so that it mints no ID past the bound it last
+	// wrote. The error is a [*StallError]; see [Node.Stalled].
+	ErrStalled = prefixed(nodelease.ErrStalled)
 )
 
 const (
@@ -151,8 +185,19 @@ type OptionError = nodelease.OptionError
 type RealmError = nodelease.RealmError
 
 // RecordError reports a continuity record that is not an ID of its node
-// ID. It matches [ErrRealmMismatch] under errors.Is.
+// ID. It matches [ErrBadData] under errors.Is.
 type RecordError = nodelease.RecordError
+
+// DataError reports a row that no node wrote and that a node cannot use,
+// and names its key and value. It matches [ErrBadData] under errors.Is.
+type DataError = nodelease.DataError
+
+// StallError reports that a node's writes of its continuity record fail:
+// since when, how often, the bound minting stops at, and the last write's
+// error, through which errors.Is and errors.As see the server's (a
+// *pgconn.PgError with its SQLSTATE, say). It matches [ErrStalled] under
+// errors.Is.
+type StallError = nodelease.StallError
 
 // LostError reports why a node stopped minting before Close. It matches
 // [ErrLeaseLost], and [ErrDataLoss] when its DataLoss field is set.
@@ -212,7 +257,9 @@ func WithSchema(name string) Option {
 // [DefaultRealm]): the analogue of etcdnode's key prefix. Nodes of one
 // realm have one node ID size and node IDs unique among them; realms
 // share nothing but the tables. A name is 1 to [MaxRealmLength] bytes of
-// UTF-8 without control characters.
+// UTF-8 without control characters, in which "/node/" is not followed by
+// a digit (the realm's rows would be listed among another realm's: those
+// of "a/node/1" among the holder rows of "a").
 func WithRealm(name string) Option {
 	return func(o *options) { o.realm = name }
 }
@@ -295,6 +342,10 @@ func apply(fn string, leasing bool, db *pgxpool.Pool, opts []Option) (options, e
 	if reason := badName(o.realm, MaxRealmLength, true); reason != "" {
 		return fail(nodelease.FieldPrefix, "WithRealm", "realm "+strconv.Quote(o.realm)+" "+reason)
 	}
+	if outer, ok := nestedIn(o.realm); ok {
+		return fail(nodelease.FieldPrefix, "WithRealm", "realm "+strconv.Quote(o.realm)+
+			" holds \"/node/\" and a digit: its rows would be listed among the holder rows of realm "+strconv.Quote(outer))
+	}
 	switch ttl := o.cfg.TTL; {
 	case ttl < time.Second:
 		return fail(nodelease.FieldTTL, "WithTTL", ttl.String()+" is below 1s")
@@ -307,10 +358,31 @@ func apply(fn string, leasing bool, db *pgxpool.Pool, opts []Option) (options, e
 	// nodelease): "orders/size", "orders/node/0000042",
 	// "orders/last/0000042". A name may hold slashes; no key of one realm
 	// is a key of another, since each ends in "size" or in a word and
-	// seven digits, and a listing skips the keys not of its form.
+	// seven digits. A listing of realm R's holder keys runs from
+	// R/node/0000000 to R/node/8388607 at most: what lies between starts
+	// with R/node/ and a digit, which a key of another realm R' does only
+	// if R' holds "/node/" and a digit (nestedIn), and the protocol
+	// refuses a listed key of another form as data it did not write.
 	o.cfg.Prefix = o.realm + "/"
 	o.cfg.ErrorPrefix, o.cfg.StoreName = errorPrefix, storeName
 	return o, nil
+}
+
+// nestedIn reports whether a realm's name holds "/node/" followed by a
+// digit, and returns the realm whose holder keys its keys would be listed
+// among: the name up to the first such "/node/".
+func nestedIn(realm string) (outer string, ok bool) {
+	const node = "/node/"
+	for i := 0; ; {
+		j := strings.Index(realm[i:], node)
+		if j < 0 {
+			return "", false
+		}
+		if k := i + j + len(node); k < len(realm) && '0' <= realm[k] && realm[k] <= '9' {
+			return realm[:i+j], true
+		}
+		i += j + 1
+	}
 }
 
 // badName returns why name is not a valid schema or realm name, or "".
@@ -400,13 +472,22 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by pgnode.Acquire
 // six statements when no other node races for the same node ID. The pool
 // is used for the Node's life: do not close it before the Node.
 //
+// Each statement is given at most the TTL's safety margin (TTL/10 + 250
+// ms, up to 2 s) at first, and a step whose statement fails is tried
+// again, up to five times while ctx lasts, each time with twice as long as
+// before, so that a slow server answers all the same; a statement whose
+// answer was lost after it applied is recognized when it is sent again
+// (the node ID it took is taken, not skipped).
+//
 // It returns an [*OptionError] for a bad option or a nil pool, a
-// [*RealmError] if the realm uses another node ID size, a [*RecordError]
-// if the node ID's continuity record is not one this package wrote, an
-// error matching [ErrNoFreeNodeID] if every node ID is held, a
-// [*LostError] if the lease was lost before the first ID, and a
-// [*StoreError] wrapping pgx's error for a failed statement (one that says
-// to run Setup if the schema's functions are missing). On error it leaves
+// [*RealmError] if the realm uses another node ID size, a [*DataError] or
+// [*RecordError] (matching [ErrBadData]) for a row in the tables that no
+// node wrote (a realm row that holds no node ID size, a continuity record
+// that is no ID of its node ID, a holder row of another form), an error
+// matching [ErrNoFreeNodeID] if every node ID is held, a [*LostError] if
+// the lease was lost before the first ID, and a [*StoreError] wrapping
+// pgx's error for a step that failed every attempt (one that says to run
+// Setup if the schema's functions are missing). On error it leaves
 // the database as it found it: it puts the record back if it may have
 // written it, and revokes the lease it granted, spending at most 2 s on
 // that whatever ctx says (if the record cannot be put back, the error says
@@ -428,15 +509,18 @@ func Acquire(ctx context.Context, db *pgxpool.Pool, opts ...Option) (*Node, erro
 
 // Generate returns a new ID stamped with the clock. It returns a
 // [*LostError] (matching [ErrLeaseLost]) or an error matching [ErrClosed]
-// once the node is done, a [*RollbackError] (matching
-// [scru64.ErrClockRollback]) if the clock is more than
-// [scru64.DefaultRollbackAllowance] behind the last ID, and
-// [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It does
-// not allocate when it returns an ID and, as long as the clock runs
+// once the node is done, a [*StallError] (matching [ErrStalled]) while
+// writes of the high-water mark fail and IDs have reached the last one
+// written, a [*RollbackError] (matching [scru64.ErrClockRollback]) if the
+// clock is more than [scru64.DefaultRollbackAllowance] behind the last ID,
+// and [scru64.ErrInvalidTimestamp] for a clock outside SCRU64's range. It
+// does not allocate when it returns an ID and, as long as the clock runs
 // steadily, does not wait: the high-water mark in the database is kept
 // about 5 s ahead of what the node mints, and only if IDs outrun it (the
 // clock stepped forward, or a burst overflowed the counter for seconds)
-// does Generate wait for the next write of it.
+// does Generate wait for the next write of it, for at most three times the
+// TTL's safety margin, up to 6 s (3.75 s with the default TTL); if no
+// write has raised it by then, it returns a [*StallError].
 func (n *Node) Generate() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -450,7 +534,7 @@ func (n *Node) Generate() (scru64.ID, error) {
 // longer wait, which only a record left far ahead by a clock that ran fast
 // causes, it returns at once as the *RollbackError, which says how long;
 // [Node.ClockWait] tells the same before minting. Its other errors are
-// those of Generate.
+// those of Generate: it does not sleep through a [*StallError].
 func (n *Node) GenerateOrSleep() (scru64.ID, error) {
 	if n == nil {
 		return 0, errNotAcquired
@@ -535,12 +619,33 @@ func (n *Node) Err() error {
 	return n.core.Err()
 }
 
+// Stalled returns nil while the node's writes of its high-water mark
+// succeed, and a [*StallError] (matching [ErrStalled]) from the first
+// failed round of writes until a write applies, while the node lives: the
+// server refuses the writes or they get no answer in time (a lock held on
+// the keys table past the role's lock_timeout or statement_timeout, say),
+// while renewals of the lease, which take no lock on that table, may
+// still succeed. The node mints on up to the mark it last wrote, about 5 s
+// past its last successful write; then Generate returns the same error,
+// at once, until a write applies. The node keeps trying, up to three
+// statements at a time, at first every quarter of a second and then
+// every 2 s. The error names the server's answer to the last write (errors.As
+// finds its *pgconn.PgError), for a log line or an alert; it is nil for a
+// node that is done (see [Node.Err]) or not made by Acquire.
+func (n *Node) Stalled() error {
+	if n == nil || n.core == nil {
+		return nil
+	}
+	return n.core.Stalled()
+}
+
 // Close stops minting, writes the last ID issued to the node ID's
 // continuity record and revokes the lease, which frees the node ID; the
 // next holder starts right after that ID. Afterwards every generate call
-// returns [ErrClosed]. ctx bounds the two statements: a caller that must
-// end soon cancels it, and the node ID is then free when the lease
-// expires. The write is fenced like every write of the record: it applies
+// returns [ErrClosed]. ctx bounds the two steps, each tried again as
+// Acquire's are (a write whose answer was lost is recognized): a caller
+// that must end soon cancels it, and the node ID is then free when the
+// lease expires. The write is fenced like every write of the record: it applies
 // only while this node holds the node ID and the record is its own last
 // write.
 //

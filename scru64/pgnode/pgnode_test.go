@@ -31,6 +31,8 @@ func TestBadOptionsAreErrors(t *testing.T) {
 		{"realm not UTF-8", []pgnode.Option{pgnode.WithRealm("a\xffb")}, "WithRealm"},
 		{"realm with NUL", []pgnode.Option{pgnode.WithRealm("a\x00b")}, "WithRealm"},
 		{"realm with newline", []pgnode.Option{pgnode.WithRealm("a\nb")}, "WithRealm"},
+		{"realm with a node ID's key in it", []pgnode.Option{pgnode.WithRealm("a/node/0000000")}, "WithRealm"},
+		{"realm with a node ID's digit after /node/", []pgnode.Option{pgnode.WithRealm("orders/node/1")}, "WithRealm"},
 		{"empty schema", []pgnode.Option{pgnode.WithSchema("")}, "WithSchema"},
 		{"long schema", []pgnode.Option{pgnode.WithSchema(strings.Repeat("s", 64))}, "WithSchema"},
 		{"schema with NUL", []pgnode.Option{pgnode.WithSchema("s\x00")}, "WithSchema"},
@@ -90,7 +92,7 @@ func TestZeroNodeDoesNotPanic(t *testing.T) {
 			t.Fatalf("Close: %v", err)
 		}
 		if !errors.Is(n.Err(), pgnode.ErrClosed) || n.NodeID() != 0 || n.NodeIDSize() != 0 ||
-			!n.NodeSpec().IsZero() || n.LeaseID() != 0 || n.ClockWait() != 0 {
+			!n.NodeSpec().IsZero() || n.LeaseID() != 0 || n.ClockWait() != 0 || n.Stalled() != nil {
 			t.Fatal("accessors of a zero Node")
 		}
 		<-n.Done()

@@ -93,14 +93,15 @@ func TestRealmRejectsAnotherNodeIDSize(t *testing.T) {
 }
 
 // TestRealmsAreApart: realms whose names nest or differ only in case or
-// in bytes that a collation would fold share no node ID, even where one
-// name is another's with "/node" after it, and the same realm name in
-// another schema is another realm.
+// in bytes that a collation would fold share no node ID, and none lists
+// another's rows among its own, even where one name is another's with
+// "/node" or "/last" and digits after it; the same realm name in another
+// schema is another realm.
 func TestRealmsAreApart(t *testing.T) {
 	t.Parallel()
 	dsn := sharedServer(t)
 	r := newRealm(t, dsn)
-	names := []string{"a", "A", "a/node", "a/node/0000000", "a/last", "ä", "a ", "orders/eu", "orders"}
+	names := []string{"a", "A", "a/node", "a/node/", "a/node/x0000000", "a/last", "a/last/0000000", "ä", "a ", "orders/eu", "orders"}
 	for _, name := range names {
 		n := r.acquire(t, pgnode.WithRealm(name), pgnode.WithNodeIDSize(1))
 		if n.NodeID() != 0 {
@@ -176,7 +177,9 @@ func TestCloseContinuity(t *testing.T) {
 // cut, so its lease expires by the server's clock) leaves a high-water
 // mark that the next holder starts after, even with a clock 4 s behind,
 // and the next holder cannot take the node ID until the first has stopped
-// minting.
+// minting: the first's last ID comes before the second sends the acquire
+// statement that takes the node ID (which a proxy on its way notes, as
+// the second's Acquire may spend a while on its earlier steps).
 func TestCrashContinuity(t *testing.T) {
 	t.Parallel()
 	dsn := sharedServer(t)
@@ -212,11 +215,20 @@ func TestCrashContinuity(t *testing.T) {
 	px.cut.Store(true)
 
 	// The second, another process, tries for that node ID until it gets it.
+	second, _ := startProxy(t, hostOf(t, dsn))
+	var tookAt time.Time // when the last acquire statement was sent
+	second.addRule(&rule{match: func(req []byte) bool {
+		if calls("acquire")(req) {
+			mu.Lock()
+			tookAt = time.Now()
+			mu.Unlock()
+		}
+		return false
+	}})
+	other := r.via(t, second, "second")
 	var next *pgnode.Node
-	var tookAt time.Time
 	for deadline := time.Now().Add(10 * time.Second); next == nil; {
-		tookAt = time.Now()
-		n, err := r.tryAcquire(append(takeOver(first, shifted(-4*time.Second)), pgnode.WithTTL(shortTTL))...)
+		n, err := other.tryAcquire(append(takeOver(first, shifted(-4*time.Second)), pgnode.WithTTL(shortTTL))...)
 		switch {
 		case err == nil:
 			next = n
@@ -233,7 +245,7 @@ func TestCrashContinuity(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if !lastOK.Before(tookAt) {
-		t.Fatalf("first holder minted at %v, after the second began the Acquire that took its node ID at %v",
+		t.Fatalf("first holder minted at %v, after the second sent the acquire statement that took its node ID at %v",
 			lastOK.Format(time.StampMicro), tookAt.Format(time.StampMicro))
 	}
 	t.Logf("first holder: %d IDs, the last %v before the second's acquire", len(issued), tookAt.Sub(lastOK))

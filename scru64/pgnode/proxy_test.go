@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -37,7 +38,14 @@ import (
 //     has answered it (up to its ReadyForQuery, the commit done), drop the
 //     answer and cut the connection;
 //   - duplicate: pass a matching request on and deliver a copy later on a
-//     connection of its own (a retrying middlebox).
+//     connection of its own (a retrying middlebox);
+//   - answer an error: keep a matching request from the server and answer
+//     it with an error of the proxy's making, as a broken pooler or
+//     gateway would;
+//   - forge: keep a matching request from the server and answer it with
+//     rows of the test's making, as a man in the middle would;
+//   - slow: hold a matching request for a while before passing it on,
+//     while others go through (a slow path for one kind of statement).
 //
 // A request delivered on a connection of its own is sent after a replay
 // of its client's startup packet; the tests' servers trust loopback
@@ -63,9 +71,12 @@ type proxy struct {
 type action int
 
 const (
-	hold       action = iota // keep it from the server until deliverHeld
-	loseAnswer               // pass it on; drop the answer and cut the connection
-	duplicate                // pass it on, and deliver a copy after the rule's delay
+	hold        action = iota // keep it from the server until deliverHeld
+	loseAnswer                // pass it on; drop the answer and cut the connection
+	duplicate                 // pass it on, and deliver a copy after the rule's delay
+	answerError               // keep it from the server; answer with the rule's error
+	forgeAnswer               // keep it from the server; answer with the rule's forge
+	slow                      // pass it on after the rule's delay
 )
 
 // rule applies an action to requests that match, skipping the first skip
@@ -75,7 +86,13 @@ type rule struct {
 	action action
 	skip   int
 	count  int
-	after  time.Duration // duplicate: when the copy is delivered
+	after  time.Duration // duplicate: when the copy is delivered; slow: the delay
+	// code and message are the SQLSTATE and the text of answerError's
+	// error.
+	code, message string
+	// forge returns forgeAnswer's answer to a request: the messages up to
+	// and including ReadyForQuery (see rowsAnswer).
+	forge func(req []byte) []byte
 	// thenCut, for loseAnswer, cuts the proxy (as cut) before the client
 	// can see its connection end: the server is unreachable from then on.
 	thenCut bool
@@ -83,6 +100,8 @@ type rule struct {
 	mu      sync.Mutex
 	seen    int
 	acted   int
+	slowed  int            // slow: requests being held now
+	overlap int            // slow: the most held at once
 	held    []func() error // hold: deliveries waiting for deliverHeld
 	matched chan struct{}  // receives one value per request acted on
 }
@@ -142,6 +161,8 @@ type proxyConn struct {
 	loseAnswer atomic.Pointer[rule]
 	startup    []byte // the client's startup packet, for replays
 	once       sync.Once
+	// inMu keeps the proxy's own answers whole among the server's.
+	inMu sync.Mutex
 }
 
 func (c *proxyConn) close() {
@@ -301,6 +322,13 @@ func (r *rule) waitMatched(t testing.TB, n int, within time.Duration) {
 	}
 }
 
+// actedOn returns how many requests r has acted on so far.
+func (r *rule) actedOn() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.acted
+}
+
 // deliverHeld sends every request r holds to the server, each on a
 // connection of its own, waits for the server's answers and returns the
 // first error.
@@ -335,6 +363,38 @@ func (p *proxy) act(r *rule, c *proxyConn, req []byte) (passOn bool) {
 		return false
 	case loseAnswer:
 		c.loseAnswer.Store(r)
+		return true
+	case answerError, forgeAnswer:
+		var answer []byte
+		if r.action == forgeAnswer {
+			answer = r.forge(req)
+		} else {
+			// What a server answers to a request that fails: an
+			// ErrorResponse, then ReadyForQuery (idle: the statement's
+			// transaction is over).
+			var fields []byte
+			for _, f := range []struct {
+				code byte
+				text string
+			}{{'S', "ERROR"}, {'V', "ERROR"}, {'C', r.code}, {'M', r.message}} {
+				fields = append(append(append(fields, f.code), f.text...), 0)
+			}
+			answer = appendMessage(nil, 'E', append(fields, 0))
+			answer = appendMessage(answer, 'Z', []byte{'I'})
+		}
+		c.inMu.Lock()
+		_ = p.send(c.in, answer)
+		c.inMu.Unlock()
+		return false
+	case slow:
+		r.mu.Lock()
+		r.slowed++
+		r.overlap = max(r.overlap, r.slowed)
+		r.mu.Unlock()
+		time.Sleep(r.after)
+		r.mu.Lock()
+		r.slowed--
+		r.mu.Unlock()
 		return true
 	default: // duplicate
 		p.late.Add(1)
@@ -457,7 +517,10 @@ func (p *proxy) forwardAnswers(c *proxyConn) {
 			}
 			continue
 		}
-		if p.send(c.in, msg) != nil {
+		c.inMu.Lock()
+		err = p.send(c.in, msg)
+		c.inMu.Unlock()
+		if err != nil {
 			return
 		}
 	}
@@ -528,6 +591,38 @@ func readUntilReady(r io.Reader) error {
 			}
 		}
 	}
+}
+
+// appendMessage appends a typed message with body to b.
+func appendMessage(b []byte, typ byte, body []byte) []byte {
+	b = binary.BigEndian.AppendUint32(append(b, typ), uint32(4+len(body)))
+	return append(b, body...)
+}
+
+// rowsAnswer returns what a server answers to a request of pgx's exec
+// mode (Parse, Bind, Describe, Execute, Sync) whose statement returns one
+// row of int8 columns, named and valued as given, in text: ParseComplete,
+// BindComplete, RowDescription, DataRow, CommandComplete, ReadyForQuery.
+func rowsAnswer(names []string, values []int64) []byte {
+	answer := appendMessage(nil, '1', nil)
+	answer = appendMessage(answer, '2', nil)
+	desc := binary.BigEndian.AppendUint16(nil, uint16(len(names)))
+	row := binary.BigEndian.AppendUint16(nil, uint16(len(values)))
+	for i, name := range names {
+		desc = append(append(desc, name...), 0)
+		desc = binary.BigEndian.AppendUint32(desc, 0)  // no table
+		desc = binary.BigEndian.AppendUint16(desc, 0)  // no column
+		desc = binary.BigEndian.AppendUint32(desc, 20) // int8
+		desc = binary.BigEndian.AppendUint16(desc, 8)
+		desc = binary.BigEndian.AppendUint32(desc, 0xffffffff) // no typmod
+		desc = binary.BigEndian.AppendUint16(desc, 0)          // text
+		text := strconv.FormatInt(values[i], 10)
+		row = append(binary.BigEndian.AppendUint32(row, uint32(len(text))), text...)
+	}
+	answer = appendMessage(answer, 'T', desc)
+	answer = appendMessage(answer, 'D', row)
+	answer = appendMessage(answer, 'C', []byte("SELECT 1\x00"))
+	return appendMessage(answer, 'Z', []byte{'I'})
 }
 
 // calls matches requests that call the schema's function fn with every

@@ -68,6 +68,15 @@ CREATE TABLE IF NOT EXISTS keys (
 );
 CREATE INDEX IF NOT EXISTS keys_lease ON keys (lease) WHERE lease IS NOT NULL;
 
+-- max_answered is how many characters of a key or value the functions
+-- answer: every key and value a node writes is shorter (a realm's name has
+-- at most 200 bytes), and a longer one, which no node wrote, is answered
+-- cut short rather than whole, so that a row of a gigabyte costs a node
+-- no gigabyte of memory. The node refuses it either way.
+CREATE OR REPLACE FUNCTION max_answered() RETURNS integer
+LANGUAGE sql IMMUTABLE SET search_path FROM CURRENT
+AS $$ SELECT 256 $$;
+
 -- random_id returns a random positive 63-bit number from the server's strong
 -- random source: lease IDs are not to be guessed.
 CREATE OR REPLACE FUNCTION random_id() RETURNS bigint
@@ -201,7 +210,7 @@ BEGIN
     INSERT INTO keys (key, value, create_revision, mod_revision, lease)
     VALUES (p_key, p_value, rev, rev, NULL)
     ON CONFLICT (key) DO NOTHING;
-    SELECT k.value INTO current_value FROM keys k WHERE k.key = p_key;
+    SELECT left(k.value, max_answered()) INTO current_value FROM keys k WHERE k.key = p_key;
     SELECT i.cluster_id, i.timeline, i.revision INTO cluster_id, timeline, revision FROM server_identity() i;
 END
 $$;
@@ -209,11 +218,13 @@ $$;
 -- acquire takes a node ID: if the realm key holds p_realm_value and the
 -- holder key does not exist, it creates the holder key with the lease and
 -- reads the continuity record and the realm key's create revision; else it
--- reads the realm key's value.
+-- reads the realm key's value and create revision, the lease the holder key
+-- goes with, and the record, so that a node whose earlier call took the
+-- holder key (and lost the answer) can tell and take the node ID.
 CREATE OR REPLACE FUNCTION acquire(p_realm_key text, p_realm_value text, p_holder_key text, p_holder_value text,
     p_lease bigint, p_record_key text,
     OUT acquired boolean, OUT record_value text, OUT record_mod_revision bigint,
-    OUT realm_create_revision bigint, OUT realm_value text,
+    OUT realm_create_revision bigint, OUT realm_value text, OUT holder_lease bigint,
     OUT cluster_id bigint, OUT timeline bigint, OUT revision bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT
 AS $$
@@ -231,14 +242,17 @@ BEGIN
         END IF;
         INSERT INTO keys (key, value, create_revision, mod_revision, lease)
         VALUES (p_holder_key, p_holder_value, rev, rev, p_lease);
-        SELECT k.value, k.mod_revision INTO record_value, record_mod_revision FROM keys k WHERE k.key = p_record_key;
-        realm_create_revision := found_create;
+    ELSE
+        SELECT coalesce(k.lease, 0) INTO holder_lease FROM keys k WHERE k.key = p_holder_key;
     END IF;
+    SELECT left(k.value, max_answered()), k.mod_revision INTO record_value, record_mod_revision
+    FROM keys k WHERE k.key = p_record_key;
     acquired := coalesce(acquired, false);
     record_value := coalesce(record_value, '');
     record_mod_revision := coalesce(record_mod_revision, 0);
-    realm_create_revision := coalesce(realm_create_revision, 0);
-    realm_value := coalesce(found_value, '');
+    realm_create_revision := coalesce(found_create, 0);
+    realm_value := coalesce(left(found_value, max_answered()), '');
+    holder_lease := coalesce(holder_lease, 0);
     SELECT i.cluster_id, i.timeline, i.revision INTO cluster_id, timeline, revision FROM server_identity() i;
 END
 $$;
@@ -260,6 +274,7 @@ BEGIN
     SELECT coalesce(k.lease, 0) INTO holder_lease FROM keys k WHERE k.key = p_holder_key;
     SELECT k.value, k.mod_revision INTO record_value, record_mod_revision FROM keys k WHERE k.key = p_record_key;
     SELECT k.create_revision INTO realm_create_revision FROM keys k WHERE k.key = p_realm_key;
+    record_value := left(record_value, max_answered());
     holder_lease := coalesce(holder_lease, 0);
     record_value := coalesce(record_value, '');
     record_mod_revision := coalesce(record_mod_revision, 0);
@@ -285,7 +300,7 @@ CREATE OR REPLACE FUNCTION list_keys(p_from text, p_from_included boolean, p_end
     p_limit bigint) RETURNS SETOF text
 LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT
 AS $$
-    SELECT k.key FROM keys k
+    SELECT left(k.key, max_answered()) FROM keys k
     WHERE k.key >= p_from AND k.key <= p_end
       AND (p_from_included OR k.key <> p_from)
       AND (p_end_included OR k.key <> p_end)
@@ -298,7 +313,7 @@ $$;
 
 -- Nobody but the owner may call a function until granted: functions are
 -- executable by PUBLIC when created.
-REVOKE ALL ON FUNCTION random_id(), system_identifier(), server_identity(), begin_write(), grant_lease(bigint), keep_alive(bigint),
+REVOKE ALL ON FUNCTION max_answered(), random_id(), system_identifier(), server_identity(), begin_write(), grant_lease(bigint), keep_alive(bigint),
     revoke_lease(bigint), put_if_absent(text, text), acquire(text, text, text, text, bigint, text),
     write_record(text, bigint, text, bigint, text, bigint, text, boolean),
     list_keys(text, boolean, text, boolean, bigint) FROM PUBLIC;

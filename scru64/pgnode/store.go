@@ -19,7 +19,9 @@ import (
 // mode. Every statement goes out in pgx's QueryExecModeExec, which uses
 // the unnamed prepared statement in one round trip, whatever mode the pool
 // was configured with: no statement is kept by name on a server connection
-// that the next transaction may not get.
+// that the next transaction may not get. The functions answer keys and
+// values cut to 256 characters (max_answered in schema.sql), which bounds
+// the bytes of every answer, as the Store interface asks.
 type store struct {
 	db     *pgxpool.Pool
 	schema string // as given to WithSchema, for errors
@@ -41,7 +43,7 @@ func newStore(db *pgxpool.Pool, schema string) *store {
 		keepAlive:   "SELECT ttl, cluster_id, timeline, revision FROM " + s + ".keep_alive($1)",
 		revoke:      "SELECT FROM " + s + ".revoke_lease($1)",
 		putIfAbsent: "SELECT current_value, cluster_id, timeline, revision FROM " + s + ".put_if_absent($1, $2)",
-		acquire: "SELECT acquired, record_value, record_mod_revision, realm_create_revision, realm_value, " +
+		acquire: "SELECT acquired, record_value, record_mod_revision, realm_create_revision, realm_value, holder_lease, " +
 			"cluster_id, timeline, revision FROM " + s + ".acquire($1, $2, $3, $4, $5, $6)",
 		writeRecord: "SELECT written, record_value, record_mod_revision, holder_lease, realm_create_revision, " +
 			"cluster_id, timeline, revision FROM " + s + ".write_record($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -89,15 +91,12 @@ func (s *store) Acquire(ctx context.Context, req nodelease.AcquireRequest) (node
 	)
 	err := s.db.QueryRow(ctx, s.q.acquire, mode,
 		req.RealmKey, req.RealmValue, req.HolderKey, req.HolderValue, req.Lease, req.RecordKey,
-	).Scan(&r.Acquired, &r.Record.Value, &r.Record.ModRevision, &r.RealmCreateRevision, &r.RealmValue,
+	).Scan(&r.Acquired, &r.Record.Value, &r.Record.ModRevision, &r.RealmCreateRevision, &r.RealmValue, &r.HolderLease,
 		&cluster, &timeline, &r.Header.Revision)
 	if err != nil {
 		return nodelease.AcquireResult{}, s.explain(err)
 	}
 	r.Header.ClusterID, r.Header.Timeline = uint64(cluster), uint64(timeline)
-	if !r.Acquired {
-		r.Record, r.RealmCreateRevision = nodelease.Record{}, 0
-	}
 	return r, nil
 }
 
