@@ -1,3 +1,5 @@
+//go:build unix || windows
+
 package main
 
 // gen -etcd: a node ID leased from etcd, the flags that say which cluster
