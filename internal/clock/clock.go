@@ -17,12 +17,14 @@
 //     unless every reading of a re-anchor was interrupted (see [MaxLead]).
 //
 // Both hold where the monotonic clock runs at the wall clock's rate, as
-// Linux's does while NTP slews the wall clock. Where it does not (macOS's
-// monotonic clock ignores the slewing), the two drift apart by the slewing
-// rate, at most 0.05%, or 0.5 ms per [DefaultInterval], between re-anchors.
-// A stepped wall clock is followed at the next re-anchor: until then a
-// Clock is behind a wall clock stepped forward, or ahead of one stepped
-// back, by the step.
+// Linux's does while NTP slews the wall clock. Where it does not (macOS
+// does not slew its monotonic clock), the two drift apart at the slewing
+// rate between re-anchors: at NTP's limit of 500 ppm, 0.5 ms per
+// [DefaultInterval]. Where the wall clock advances in coarser ticks than
+// the monotonic clock (as Windows' may), each bound widens by a tick. A
+// stepped wall clock is followed at the next re-anchor: until then a Clock
+// is behind a wall clock stepped forward, or ahead of one stepped back, by
+// the step.
 package clock
 
 import (
