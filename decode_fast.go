@@ -109,19 +109,20 @@ const (
 )
 
 // The bounds decode relies on, checked at compile time: each line converts
-// to uint a number that turns negative, and so fails the build, if its
-// bound stops holding.
+// to uint64 a number that turns negative, and so fails the build, if its
+// bound stops holding (uint64, not uint, so that the check means the same
+// on 32-bit platforms).
 const (
 	// w1 = lead*36^8 + value, nine digits, fits a word even for an invalid
 	// lead of 0xff, and such a lead puts it above w1Max.
-	_ = uint(1<<64 - (base36.Invalid+1)*base36.Radix8)
-	_ = uint(base36.Invalid*base36.Radix8 - w1Max - 1)
+	_ = uint64(1<<64 - (base36.Invalid+1)*base36.Radix8)
+	_ = uint64(base36.Invalid*base36.Radix8 - w1Max - 1)
 	// The text is the leading digit and three words of eight.
-	_ = uint(25 - 1 - 3*8)
-	_ = uint(1 + 3*8 - 25)
+	_ = uint64(25 - 1 - 3*8)
+	_ = uint64(1 + 3*8 - 25)
 	// w2*36^8 + w3 < 36^16 has a high word xHi <= radix16Hi, so adding a
 	// carry to it cannot wrap.
-	_ = uint(1<<64 - 2 - radix16Hi)
+	_ = uint64(1<<64 - 2 - radix16Hi)
 )
 
 // decodeError reports why decode rejected s, which has the right length: the

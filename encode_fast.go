@@ -44,29 +44,30 @@ const (
 )
 
 // The bounds encode relies on, checked at compile time: each line converts
-// to uint a number that turns negative, and so fails the build, if its
-// bound stops holding.
+// to uint64 a number that turns negative, and so fails the build, if its
+// bound stops holding (uint64, not uint, so that the check means the same
+// on 32-bit platforms).
 const (
 	// The text has 25 digits: the leading digit a = floor(V/36^24) is at
 	// most 15 for every V < 2^128, and two limbs of 12 follow.
-	_ = uint(15 - (1<<128-1)/radix24)
-	_ = uint(25 - 1 - 2*base36.LimbDigits)
-	_ = uint(1 + 2*base36.LimbDigits - 25)
+	_ = uint64(15 - (1<<128-1)/radix24)
+	_ = uint64(25 - 1 - 2*base36.LimbDigits)
+	_ = uint64(1 + 2*base36.LimbDigits - 25)
 	// invK's words: invK2 <= 15, so the high word n0h of lo*invK2 is below
 	// 15; invK1 < 2^62, so neither h1+5 nor m1h+n0h+c1+c2 can wrap.
-	_ = uint(15 - invK2)
-	_ = uint(1<<62 - 1 - invK1)
+	_ = uint64(15 - invK2)
+	_ = uint64(1<<62 - 1 - invK1)
 	// z overshoots V/36^24 by less than 6*2^-128, which must stay below
 	// 36^-24 (about 15.2*2^-128) for a to be exact: 2^128 >= 6*36^24.
-	_ = uint(1<<128/radix24 - 6)
+	_ = uint64(1<<128/radix24 - 6)
 	// fc overshoots c/36^12 by less than 36^12*6*2^-128 + 2^-64. The first
 	// term is below 2*2^-64; with 2^64/36^12 >= 3 (checked in base36) the
 	// sum stays below one unit of c's last digit.
-	_ = uint(1 - 6*base36.Radix12>>64)
+	_ = uint64(1 - 6*base36.Radix12>>64)
 	// k's factor 15/4 is 2^64/36^12 (about 3.89) rounded down to a quarter,
 	// which keeps k at or below t and less than 1.25 + 2^-28 under it.
-	_ = uint(4<<64/base36.Radix12 - 15)
-	_ = uint(15 - 4<<64/base36.Radix12)
+	_ = uint64(4<<64/base36.Radix12 - 15)
+	_ = uint64(15 - 4<<64/base36.Radix12)
 )
 
 // encode writes the 25-digit text of the ID hi:lo into dst. It is the one core

@@ -143,12 +143,12 @@ func windowOf(hiWord uint64) uint64   { return hiWord >> windowShift & (1<<delta
 
 // Bounds the layout relies on, checked by the compiler.
 const (
-	_ = uint(deltaBits + carryBits + loBits - epoch.TagShift) // the per-ID part is full
-	_ = uint(epoch.TagShift - deltaBits - carryBits - loBits)
-	_ = uint(1<<deltaBits - renewalInterval)                // delta holds every offset below the renewal interval
-	_ = uint(epoch.PayloadBits - 48)                        // cold[0] holds a timestamp
-	_ = uint(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds headroom, window and base
-	_ = uint(headroomShift - windowShift - deltaBits)
+	_ = uint64(deltaBits + carryBits + loBits - epoch.TagShift) // the per-ID part is full
+	_ = uint64(epoch.TagShift - deltaBits - carryBits - loBits)
+	_ = uint64(1<<deltaBits - renewalInterval)                // delta holds every offset below the renewal interval
+	_ = uint64(epoch.PayloadBits - 48)                        // cold[0] holds a timestamp
+	_ = uint64(epoch.PayloadBits - headroomShift - carryBits) // cold[1] holds headroom, window and base
+	_ = uint64(headroomShift - windowShift - deltaBits)
 )
 
 // NewGenerator returns a [Generator] that takes its random numbers from

@@ -478,7 +478,7 @@ func TestConcurrentEpochChanges(t *testing.T) {
 			renewals++
 		}
 	}
-	if last, limit := all[len(all)-1].Timestamp(), uint64(base+goroutines*perGoroutine/20); last > limit {
+	if last, limit := all[len(all)-1].Timestamp(), base+uint64(goroutines*perGoroutine/20); last > limit {
 		t.Fatalf("timestamp %d ran ahead of the last one supplied, %d", last, limit)
 	}
 	if want := goroutines * perGoroutine / 20 / 1000; renewals < want/2 {

@@ -1,3 +1,5 @@
+// Not released: benchmarks against other ID libraries, kept out of the
+// library's requirements (docs/releasing.md).
 module github.com/fastid/scru128/bench
 
 go 1.26.0

@@ -1,3 +1,5 @@
+// Not released: tests against real databases, kept out of the library's
+// requirements (docs/releasing.md).
 module github.com/fastid/scru128/integration
 
 go 1.26.0

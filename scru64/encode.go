@@ -34,16 +34,17 @@ const (
 )
 
 // The bounds encode relies on, checked at compile time: each line converts
-// to uint a number that turns negative, and so fails the build, if its
-// bound stops holding. Max is 36^12-1, so an ID is exactly one limb of 12
+// to uint64 a number that turns negative, and so fails the build, if its
+// bound stops holding (uint64, not uint, so that the check means the same
+// on 32-bit platforms). Max is 36^12-1, so an ID is exactly one limb of 12
 // digits. The rest is base36's: a limb is below 2^64, so f overshoots
 // x/36^12 by less than 2 units of 2^-64, and one unit of the last digit,
 // 2^64/36^12, is at least 3 of them.
 const (
-	_ = uint(Max - (base36.Radix12 - 1))
-	_ = uint(base36.Radix12 - 1 - Max)
-	_ = uint(12 - base36.LimbDigits)
-	_ = uint(base36.LimbDigits - 12)
+	_ = uint64(Max - (base36.Radix12 - 1))
+	_ = uint64(base36.Radix12 - 1 - Max)
+	_ = uint64(12 - base36.LimbDigits)
+	_ = uint64(base36.LimbDigits - 12)
 )
 
 // encode writes the 12-digit text of x into dst. It is the one core behind

@@ -81,8 +81,8 @@ const (
 
 // The words must hold the fields.
 const (
-	_ = uint(epoch.PayloadBits - 48) // cold[0] and cold[2] hold 48 bits
-	_ = uint(epoch.TagShift - 42)    // hot holds a count of 2^41 and more
+	_ = uint64(epoch.PayloadBits - 48) // cold[0] and cold[2] hold 48 bits
+	_ = uint64(epoch.TagShift - 42)    // hot holds a count of 2^41 and more
 )
 
 // NewGenerator returns a [Generator] that takes its random numbers from

@@ -1,3 +1,5 @@
+//go:build unix || windows
+
 package main
 
 // gen -etcd: a node ID leased from etcd with package etcdnode over etcd's

@@ -1,3 +1,5 @@
+//go:build unix || windows
+
 // Command scru128 mints and inspects time-ordered IDs: SCRU128 by default,
 // and SCRU64, ULID, Ulid-Flake and the legacy SCRU128 form. It also measures
 // this module on the machine it runs on.

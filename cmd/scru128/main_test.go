@@ -1,3 +1,5 @@
+//go:build unix || windows
+
 package main
 
 import (
@@ -653,7 +655,7 @@ func TestClosedPipeEndsQuietly(t *testing.T) {
 // TestMintFailureFlushesFirst: a -time run at the last millisecond Ulid-Flake
 // can hold fills it, fails to move on, and must print what it made first.
 func TestMintFailureFlushesFirst(t *testing.T) {
-	last := fmt.Sprint(ulidflake.DefaultEpochMillis + ulidflake.MaxTimestamp)
+	last := fmt.Sprint(uint64(ulidflake.DefaultEpochMillis + ulidflake.MaxTimestamp))
 	var both bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: os.Getenv}
 	status := run([]string{"gen", "-format", "ulidflake", "-time", last, "-n", "100000"}, e)

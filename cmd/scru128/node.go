@@ -1,3 +1,5 @@
+//go:build unix || windows
+
 package main
 
 // The node ID a SCRU64 run of gen mints under, from -node, $SCRU64_NODE_SPEC

@@ -46,21 +46,21 @@ const (
 )
 
 // Compile-time checks of the bounds the code relies on: each converts to
-// uint a number that turns negative, and so fails the build, if its bound
-// stops holding. The tables need none: their types ([Radix2]uint16 and
+// uint64 a number that turns negative, and so fails the build, if its bound
+// stops holding (uint64, not uint: 2^64-1 overflows a 32-bit uint). The tables need none: their types ([Radix2]uint16 and
 // [256]byte) fit every index the code can form.
 const (
 	// The alphabet has one digit for each value below 36.
-	_ = uint(len(Alphabet) - 36)
-	_ = uint(36 - len(Alphabet))
+	_ = uint64(len(Alphabet) - 36)
+	_ = uint64(36 - len(Alphabet))
 	// Value8 sums digit pairs in 16-bit lanes and quads in 32-bit lanes.
-	_ = uint(1<<16 - Radix2)
-	_ = uint(1<<32 - Radix4)
+	_ = uint64(1<<16 - Radix2)
+	_ = uint64(1<<32 - Radix4)
 	// A limb fits one word, and one unit of its last digit, 2^64/36^12
 	// units of 2^-64 (about 3.89), is at least 3 of them: the encoders'
 	// error bounds count on it to make their fractions.
-	_ = uint(1<<64 - 1 - Radix12)
-	_ = uint(1<<64/Radix12 - 3)
+	_ = uint64(1<<64 - 1 - Radix12)
+	_ = uint64(1<<64/Radix12 - 3)
 )
 
 // pairs holds the two digits of every value below 36^2, packed as

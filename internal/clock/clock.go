@@ -7,6 +7,24 @@
 // re-anchors the offset from a fresh time.Now at least once per interval so
 // that a stepped wall clock (NTP, an operator, a resumed VM) is followed
 // within that interval.
+//
+// What a Clock promises, for a wall clock that is not stepped meanwhile:
+//
+//   - It is never behind the wall clock: Millis returns at least the Unix
+//     millisecond of a time.Now read before the call.
+//   - It is ahead of the wall clock by at most [MaxLead]: Millis returns at
+//     most the Unix millisecond of a time.Now read MaxLead after the call,
+//     unless every reading of a re-anchor was interrupted (see [MaxLead]).
+//
+// Both hold where the monotonic clock runs at the wall clock's rate, as
+// Linux's does while NTP slews the wall clock. Where it does not (macOS
+// does not slew its monotonic clock), the two drift apart at the slewing
+// rate between re-anchors: at NTP's limit of 500 ppm, 0.5 ms per
+// [DefaultInterval]. Where the wall clock advances in coarser ticks than
+// the monotonic clock (as Windows' may), each bound widens by a tick. A
+// stepped wall clock is followed at the next re-anchor: until then a Clock
+// is behind a wall clock stepped forward, or ahead of one stepped back, by
+// the step.
 package clock
 
 import (
@@ -18,6 +36,23 @@ import (
 
 // DefaultInterval is how often [New]'s clock re-reads the wall clock.
 const DefaultInterval = time.Second
+
+// MaxLead is how far ahead of the wall clock a Clock may read. A re-anchor
+// reads the monotonic clock before and after the wall clock, so that the
+// offset it keeps, the wall reading less the monotonic reading before it,
+// is never below the true one (which would put the Clock behind) and above
+// it by at most the time the readings took. Readings that took longer than
+// MaxLead, because the goroutine was descheduled between them (or, rarely,
+// because the clocks are slow to read, as under an emulator), are taken
+// again, up to [maxReadings] times in all; if every one took longer, the
+// offset is that of the quickest, and the Clock may be ahead by as much
+// until its next re-anchor.
+const MaxLead = 20 * time.Microsecond
+
+// maxReadings bounds the readings a re-anchor takes: for all of them to be
+// interrupted, the scheduler must deschedule the goroutine within each of
+// four windows of about 100 ns in a row.
+const maxReadings = 4
 
 // origin is the monotonic zero shared by every [Clock] in the process.
 var origin = time.Now()
@@ -83,13 +118,13 @@ func (c *Clock) reanchor(deadline int64) {
 	switch {
 	case deadline == 0:
 		c.first.Do(func() {
-			wallNs, mono := c.read()
-			c.offset.Store(wallNs - mono)
+			offset, mono := c.measure()
+			c.offset.Store(offset)
 			c.deadline.Store(mono + c.intervalNs())
 		})
 	case deadline != reanchoring && c.deadline.CompareAndSwap(deadline, reanchoring):
-		wallNs, mono := c.read()
-		c.offset.Store(wallNs - mono)
+		offset, mono := c.measure()
+		c.offset.Store(offset)
 		c.deadline.Store(mono + c.intervalNs())
 	}
 }
@@ -98,14 +133,40 @@ func (c *Clock) reanchor(deadline int64) {
 // monotonic reading is past it, and no deadline is ever set to it.
 const reanchoring = math.MinInt64
 
-// read returns the wall clock in Unix ns and the monotonic clock in ns
-// since origin.
-func (c *Clock) read() (wallNs, mono int64) {
-	if c.wall == nil {
-		now := time.Now() // one call gives both clocks at the same instant
-		return now.UnixNano(), int64(now.Sub(origin))
+// measure returns the offset of the wall clock from the monotonic clock,
+// in ns, and the monotonic reading that ended its measurement.
+//
+// Each reading of the wall clock lies between a monotonic reading before
+// it and one after it, so the true offset lies between the wall reading
+// less the later one and the wall reading less the earlier one. The second
+// is the one kept: an offset from the later reading (or from the
+// monotonic half of time.Now, which Linux reads after the wall half) is
+// low by however long the goroutine was descheduled between the two, and
+// puts every Millis behind the wall clock by as much until the next
+// re-anchor. The spread of the bracket bounds how far ahead the kept
+// offset can be; readings are taken again while it exceeds MaxLead, and
+// the lowest offset any of them gives is kept (each is at or above the
+// true one).
+func (c *Clock) measure() (offset, mono int64) {
+	offset = math.MaxInt64
+	for range maxReadings {
+		before := Mono()
+		wallNs := c.readWall()
+		mono = Mono()
+		offset = min(offset, wallNs-before)
+		if mono-before <= int64(MaxLead) {
+			break
+		}
 	}
-	return c.wall().UnixNano(), int64(time.Since(origin))
+	return offset, mono
+}
+
+// readWall returns the wall clock in Unix ns.
+func (c *Clock) readWall() int64 {
+	if c.wall == nil {
+		return time.Now().UnixNano()
+	}
+	return c.wall().UnixNano()
 }
 
 // intervalNs returns the re-anchoring interval, never 0 (which would

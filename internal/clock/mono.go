@@ -19,7 +19,10 @@ func (c *Clock) MillisMono() (millis uint64, mono int64) {
 // The generators' hot paths read the clock as Mono, then TryMillisAt, then
 // MillisAt only if that failed, written out at each call site: a function
 // holding the three costs 181 in the compiler's inlining budget of 80, so
-// it would be a call, and Mono and TryMillisAt alone fit.
+// it would be a call, and Mono and TryMillisAt alone fit. They fit where
+// 64-bit atomic loads are instructions (amd64, arm64 and the other 64-bit
+// ports but wasm); on 386, arm and wasm each load is a call, and
+// TryMillisAt is one too.
 func (c *Clock) TryMillisAt(mono int64) (millis uint64, ok bool) {
 	if mono >= c.deadline.Load() {
 		return 0, false

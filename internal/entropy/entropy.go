@@ -36,7 +36,7 @@ const ReseedInterval = time.Second
 const bufferValues = 64
 
 // Uint32 masks its index with bufferValues-1: it must be a power of two.
-const _ = uint(-(bufferValues & (bufferValues - 1)))
+const _ = uint64(-(bufferValues & (bufferValues - 1)))
 
 // Source is a buffered ChaCha8 stream seeded from crypto/rand. It hands out
 // values from a block of 64 precomputed 32-bit words and refills the block

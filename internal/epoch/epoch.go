@@ -173,9 +173,9 @@ const (
 
 // The layout must fill the words exactly.
 const (
-	_ = uint(TagBits + TagShift - 64)
-	_ = uint(64 - TagBits - TagShift)
-	_ = uint(TagBits - ColdTagBits) // the cold tag is the hot tag's low bits
+	_ = uint64(TagBits + TagShift - 64)
+	_ = uint64(64 - TagBits - TagShift)
+	_ = uint64(TagBits - ColdTagBits) // the cold tag is the hot tag's low bits
 )
 
 // Engine holds the words. The hot word has a cache line of its own; the

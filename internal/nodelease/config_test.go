@@ -95,7 +95,7 @@ func TestMargin(t *testing.T) {
 // for every node ID and size, is past every ID the node could mint in the
 // bound's tick.
 func TestHighWaterIsTheLastIDOfItsTick(t *testing.T) {
-	const bound = 7_000_000_000
+	const bound uint64 = 7_000_000_000
 	for size := uint8(1); size <= 23; size++ {
 		for _, nodeID := range []uint32{0, 1, 2, 3, 5, 1<<size - 1, 1<<size - 2} {
 			if nodeID >= 1<<size {
