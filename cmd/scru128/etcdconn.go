@@ -1,3 +1,5 @@
+//go:build (unix && !aix) || windows
+
 package main
 
 // gen -etcd's connection to etcd: etcd's Go client, set up from the flags,

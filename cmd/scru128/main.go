@@ -1,4 +1,4 @@
-//go:build unix || windows
+//go:build (unix && !aix) || windows
 
 // Command scru128 mints and inspects time-ordered IDs: SCRU128 by default,
 // and SCRU64, ULID, Ulid-Flake and the legacy SCRU128 form. It also measures

@@ -1,3 +1,5 @@
+//go:build (unix && !aix) || windows
+
 package main
 
 // The -state file: found through symbolic links, locked for the whole run,
@@ -37,9 +39,6 @@ type stateFile struct {
 // errStateInUse is the error of a lock another run holds.
 var errStateInUse = errors.New("in use by another run")
 
-// errLockUnsupported is the error of a platform gen cannot lock files on.
-var errLockUnsupported = errors.New("gen cannot lock files on this platform, so -state is not supported here")
-
 // maxStateFile bounds what is read of a -state file: a node spec is at
 // most 16 bytes and a newline.
 const maxStateFile = 1 << 10
@@ -75,8 +74,6 @@ func openStateFile(path string) (*stateFile, error) {
 	switch {
 	case errors.Is(err, errStateInUse):
 		return nil, fmt.Errorf("the state file %s is %w (which holds the lock on %s)", s.name(), err, lockPath)
-	case errors.Is(err, errLockUnsupported):
-		return nil, fmt.Errorf("the state file %s: %w", s.name(), err)
 	case err != nil:
 		return nil, fmt.Errorf("the state file %s: locking %s: %w", s.name(), lockPath, bareError(err))
 	}
