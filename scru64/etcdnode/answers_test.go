@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -41,7 +42,7 @@ func onPath(path string) func(string, []byte) bool {
 // counter is a proxy rule that passes every matching request on and only
 // counts them.
 func counter(match func(string, []byte) bool) *rule {
-	return &rule{match: match, action: hold, skip: 1 << 40}
+	return &rule{match: match, action: hold, skip: math.MaxInt}
 }
 
 // seen returns how many requests r has matched.
