@@ -22,8 +22,8 @@ import "context"
 // sends a keep-alive beside one that is slow to answer.
 type Store interface {
 	// Grant creates a lease that lives ttl seconds unless renewed, and
-	// returns its ID and the TTL the server granted (etcd raises a TTL
-	// below its minimum).
+	// returns its ID, never 0 (which stands for no lease), and the TTL
+	// the server granted (etcd raises a TTL below its minimum).
 	Grant(ctx context.Context, ttl int64) (lease int64, granted int64, err error)
 
 	// KeepAliveOnce renews the lease once and returns the TTL it now has

@@ -101,6 +101,35 @@ func TestGrantBeyondEtcdsTTLsIsRefused(t *testing.T) {
 	}
 }
 
+// TestGrantOfLeaseZeroIsRefused: a grant answered with lease ID 0, which
+// etcd never grants (to etcd it means no lease), is refused before any key
+// is written: a holder key put with lease 0 would be attached to no lease
+// and hold its node ID for good.
+func TestGrantOfLeaseZeroIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	px.addRule(&rule{match: onPath(grantPath), action: rewriteAnswer, rewrite: func(b []byte) []byte {
+		var m etcdserverpb.LeaseGrantResponse
+		if err := proto.Unmarshal(b, &m); err != nil {
+			t.Errorf("proxy: a grant answer: %v", err)
+			return b
+		}
+		m.ID = 0
+		out, _ := proto.Marshal(&m)
+		return out
+	}})
+	n, err := tryAcquire(etcdnode.StoreOf(newClient(t, viaProxy)), nodelease.Config{Prefix: "/lease0/"})
+	if err == nil {
+		closeSoon(n)
+		t.Fatalf("Acquire granted lease 0 took node ID %d", n.NodeID())
+	}
+	checkBadData(t, "a grant of lease 0", err, "lease 0")
+	if held := holderKeys(t, newClient(t, srv.endpoint), "/lease0/"); len(held) != 0 {
+		t.Fatalf("holder keys left: %q", held)
+	}
+}
+
 // TestKeepAliveBeyondEtcdsTTLsIsNotBelieved: once the node mints, every
 // keep-alive is answered with a TTL past etcd's largest, or one that
 // overflows a Duration. The node must not take them as renewals, busy-loop
