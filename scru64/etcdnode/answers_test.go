@@ -51,16 +51,17 @@ func (r *rule) seenCount() int {
 	return r.seen
 }
 
-// setTTL rewrites a LeaseGrantResponse or LeaseKeepAliveResponse (their
-// TTL is field 3 in both) to carry ttl.
-func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
+// leaseAnswer rewrites a LeaseGrantResponse or LeaseKeepAliveResponse
+// (fields 2 and 3, the lease ID and the TTL, are the same in both) with
+// change.
+func leaseAnswer(t *testing.T, change func(m *etcdserverpb.LeaseGrantResponse)) func([]byte) []byte {
 	return func(b []byte) []byte {
-		var m etcdserverpb.LeaseGrantResponse // field 3 is the TTL in both
+		var m etcdserverpb.LeaseGrantResponse
 		if err := proto.Unmarshal(b, &m); err != nil {
 			t.Errorf("proxy: a lease answer: %v", err)
 			return b
 		}
-		m.TTL = ttl
+		change(&m)
 		out, err := proto.Marshal(&m)
 		if err != nil {
 			t.Errorf("proxy: %v", err)
@@ -68,6 +69,11 @@ func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
 		}
 		return out
 	}
+}
+
+// setTTL rewrites a lease answer to carry ttl.
+func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
+	return leaseAnswer(t, func(m *etcdserverpb.LeaseGrantResponse) { m.TTL = ttl })
 }
 
 // TestGrantBeyondEtcdsTTLsIsRefused: a grant answered with a TTL past
@@ -109,16 +115,8 @@ func TestGrantOfLeaseZeroIsRefused(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
 	px, viaProxy := startProxy(t, srv.endpoint)
-	px.addRule(&rule{match: onPath(grantPath), action: rewriteAnswer, rewrite: func(b []byte) []byte {
-		var m etcdserverpb.LeaseGrantResponse
-		if err := proto.Unmarshal(b, &m); err != nil {
-			t.Errorf("proxy: a grant answer: %v", err)
-			return b
-		}
-		m.ID = 0
-		out, _ := proto.Marshal(&m)
-		return out
-	}})
+	px.addRule(&rule{match: onPath(grantPath), action: rewriteAnswer,
+		rewrite: leaseAnswer(t, func(m *etcdserverpb.LeaseGrantResponse) { m.ID = 0 })})
 	n, err := tryAcquire(etcdnode.StoreOf(newClient(t, viaProxy)), nodelease.Config{Prefix: "/lease0/"})
 	if err == nil {
 		closeSoon(n)
@@ -209,6 +207,13 @@ func rangeWith(t *testing.T, add func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue
 			return b
 		}
 		return out
+	}
+}
+
+// withKey returns what rangeWith adds: key, as etcd would list it.
+func withKey(key string) func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue {
+	return func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue {
+		return append(kvs, &mvccpb.KeyValue{Key: []byte(key), CreateRevision: 1, ModRevision: 1, Version: 1})
 	}
 }
 
