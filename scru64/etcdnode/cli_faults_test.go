@@ -116,15 +116,13 @@ func countNew(n *atomic.Int64, state http.ConnState) {
 func answerGRPC(w http.ResponseWriter, message []byte, compressed bool) {
 	w.Header().Set("Content-Type", "application/grpc")
 	w.Header().Set("Trailer", "Grpc-Status")
-	var prefix [5]byte
+	framed := grpcMessage(message)
 	if compressed {
 		w.Header().Set("Grpc-Encoding", "gzip")
-		prefix[0] = 1
+		framed[0] = 1 // the compressed flag
 	}
-	binary.BigEndian.PutUint32(prefix[1:], uint32(len(message)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(prefix[:])
-	w.Write(message)
+	w.Write(framed)
 	w.Header().Set("Grpc-Status", "0")
 }
 
