@@ -187,10 +187,15 @@ func TestCLIStallOnNoSpace(t *testing.T) {
 
 	t.Run("SIGINT", func(t *testing.T) {
 		t.Parallel()
-		_, g := start(t)
+		srv, g := start(t)
 		g.interrupt(t, syscall.SIGINT)
 		g.checkIDs(t)
 		g.checkGivenBack(t)
+		// A run that starts while etcd is out of space fails at once,
+		// with the same words.
+		r := runCLI(t, bin, nil, genArgs(srv.endpoint, "-n", "10")...)
+		checkFailure(t, "a start out of space", r, 1, nospace...)
+		checkStderr(t, "a start out of space", r.stderr)
 	})
 
 	t.Run("lease lost", func(t *testing.T) {
