@@ -391,9 +391,8 @@ func (s *etcdSetup) hint(err error) string {
 
 // dataError returns what gen says of an error that is etcd's data, or an
 // answer in etcd's name, not the flags, being wrong, or "" for another
-// error. A realm of another node ID
-// size is the flags' fault (-etcd-size), and so a usage error, found
-// separately.
+// error. A realm of another node ID size is the flags' fault (-etcd-size),
+// and so a usage error, found separately.
 func (s *etcdSetup) dataError(err error) string {
 	var (
 		realm  *nodelease.RealmError

@@ -94,6 +94,10 @@ func TestFailoverToTheMajority(t *testing.T) {
 // began must go on minting for two TTLs, then give its node ID back on
 // SIGINT.
 func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	t.Parallel() // it waits, mostly: two TTLs for each trouble
 	bin := buildCLI(t)
 	c := startCluster(t, 3)
 	px, endpoints := c.front(0)
