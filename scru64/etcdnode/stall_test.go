@@ -329,3 +329,51 @@ func TestStalledThroughEtcdnode(t *testing.T) {
 		t.Fatalf("Stalled of a Node not made by Acquire: %v", err)
 	}
 }
+
+// TestCloseDuringAStall: Close while etcd refuses the record's writes (a
+// proxy answering them with etcd's NOSPACE words) cannot store the last
+// ID, but revokes the lease: the node ID is free at once, the record
+// keeps the high-water mark above every ID minted, and NotRevoked says
+// the revocation was made. When the revocation is refused too, NotRevoked
+// says so, and the holder key stays until the lease expires.
+func TestCloseDuringAStall(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	direct := newClient(t, srv.endpoint)
+	for _, revocable := range []bool{true, false} {
+		t.Run("revocable "+strconv.FormatBool(revocable), func(t *testing.T) {
+			t.Parallel()
+			closeDuringAStall(t, srv, direct, revocable)
+		})
+	}
+}
+
+// closeDuringAStall is one case of TestCloseDuringAStall.
+func closeDuringAStall(t *testing.T, srv *server, direct *clientv3.Client, revocable bool) {
+	prefix := "/close-stalled-" + strconv.FormatBool(revocable) + "/"
+	px, viaProxy := startProxy(t, srv.endpoint)
+	n := acquire(t, etcdnode.StoreOf(newClient(t, viaProxy)), nodelease.Config{Prefix: prefix})
+	px.addRule(&rule{match: recordTxn(recordKeyOf(prefix, n.NodeID())), action: answerError,
+		code: 8, message: rpctypes.ErrorDesc(rpctypes.ErrGRPCNoSpace)})
+	if !revocable {
+		px.addRule(&rule{match: onPath("/etcdserverpb.Lease/LeaseRevoke"), action: answerError, code: 14, message: "refused"})
+	}
+	waitStalled(t, n, 3*time.Second+maxGenerateCall)
+	ids, _ := mintUntilStalled(t, n, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	err := n.Close(ctx)
+	cancel()
+	held := holderKeys(t, direct, prefix)
+	record, _ := readRecord(t, direct, recordKeyOf(prefix, n.NodeID()))
+	t.Logf("revocable %v: Close: %v; holder keys %q, record %v", revocable, err, held, record)
+	switch {
+	case err == nil || !errors.Is(err, rpctypes.ErrNoSpace):
+		t.Fatalf("Close with the record's writes refused: %v, want etcd's NOSPACE answer", err)
+	case nodelease.NotRevoked(err) == revocable:
+		t.Fatalf("revocable %v: NotRevoked(%v) = %v", revocable, err, nodelease.NotRevoked(err))
+	case revocable == (len(held) != 0):
+		t.Fatalf("revocable %v: holder keys %q", revocable, held)
+	case len(ids) > 0 && record < ids[len(ids)-1]:
+		t.Fatalf("the record %v is below the last ID minted %v", record, ids[len(ids)-1])
+	}
+}
