@@ -135,7 +135,6 @@ func TestCLIWithAuthOutlivesItsToken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command-line tool")
 	}
-	t.Parallel() // it waits, mostly: longer than the lease's TTL
 	bin := buildCLI(t)
 	srv, root := startAuthServer(t)
 	g := startStreamWith(t, bin, []string{"SCRU128_ETCD_PASSWORD=" + userPassword},

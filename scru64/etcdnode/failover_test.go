@@ -97,7 +97,6 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command-line tool")
 	}
-	t.Parallel() // it waits, mostly: two TTLs for each trouble
 	bin := buildCLI(t)
 	c := startCluster(t, 3)
 	px, endpoints := c.front(0)
