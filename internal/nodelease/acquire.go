@@ -336,6 +336,9 @@ func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
 func (n *Node) renew(ctx context.Context) (left int64, err error) {
 	sent := clock.Mono()
 	left, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+	if err == nil {
+		err = n.staleGone(left, h)
+	}
 	if err != nil {
 		return 0, &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
 	}

@@ -388,6 +388,9 @@ func (n *Node) keepAlive(ctx context.Context) error {
 	send := func() {
 		sent := clock.Mono()
 		ttl, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+		if err == nil {
+			err = n.staleGone(ttl, h)
+		}
 		answers <- renewal{sent, ttl, h, err}
 	}
 	go send()
@@ -433,6 +436,26 @@ func (n *Node) keepAlive(ctx context.Context) error {
 		cur.deadline, cur.changed = deadline, make(chan struct{})
 		return &cur
 	})
+	return nil
+}
+
+// staleGone returns an error for a keep-alive answered "the lease is gone"
+// (ttl 0 or less) by a member behind the cluster: one whose revision is
+// below the highest the node has seen in a KV answer. etcd's leader renews
+// leases from its own memory, without asking the others, so a leader cut
+// off from them answers so for every lease granted after the cut, until
+// it steps down (an election timeout later). The request is then failed,
+// and sent again, to another member, rather than believed; a lease that
+// is gone is gone at every current member, and an etcd that lost its data
+// (whose revision went back) is found out by the node's next write.
+func (n *Node) staleGone(ttl int64, h Header) error {
+	if ttl > 0 || h.Revision <= 0 {
+		return nil
+	}
+	if seen := n.revision.Load(); h.Revision < seen {
+		return errors.New("a member behind the cluster (at revision " + strconv.FormatInt(h.Revision, 10) +
+			", where the node has seen " + strconv.FormatInt(seen, 10) + ") answered that the lease is gone")
+	}
 	return nil
 }
 

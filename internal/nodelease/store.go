@@ -28,7 +28,9 @@ type Store interface {
 
 	// KeepAliveOnce renews the lease once and returns the TTL it now has
 	// from the server's receipt of the request. It returns 0 and no error
-	// if the lease does not exist any more (expired or revoked).
+	// if the lease does not exist any more (expired or revoked), with the
+	// answer's header all the same: a revision below what the node has
+	// seen marks a member behind the others, which the node asks again.
 	KeepAliveOnce(ctx context.Context, lease int64) (ttl int64, h Header, err error)
 
 	// Revoke deletes the lease and every key attached to it. Revoking a

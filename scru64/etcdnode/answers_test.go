@@ -440,3 +440,54 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 	}
 	led.check(t)
 }
+
+// TestStaleLeaseGoneIsNotBelieved: a keep-alive answered "the lease is
+// gone" (TTL 0) by a member behind the cluster, as a leader cut off from
+// the others answers for a lease granted after the cut until it steps
+// down, its revision below what the node has seen. The node must not end
+// on it, nor Acquire fail: it asks again, and a current member renews the
+// lease. The same answer with a current revision ends the node.
+func TestStaleLeaseGoneIsNotBelieved(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	cluster := clusterID(t, srv)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	store := etcdnode.StoreOf(newClient(t, viaProxy))
+	gone := func(revision int64) *rule {
+		return &rule{match: onPath(keepAlivePath), action: forgeAnswer, count: 2, forge: func(req []byte) []byte {
+			var ka etcdserverpb.LeaseKeepAliveRequest
+			if err := proto.Unmarshal(req, &ka); err != nil {
+				t.Errorf("proxy: a keep-alive: %v", err)
+			}
+			out, _ := proto.Marshal(&etcdserverpb.LeaseKeepAliveResponse{
+				Header: &etcdserverpb.ResponseHeader{ClusterId: cluster, Revision: revision}, ID: ka.ID, TTL: 0})
+			return out
+		}}
+	}
+
+	// Acquire's renewal, before the first ID.
+	stale := px.addRule(gone(1))
+	n, err := tryAcquire(store, nodelease.Config{Prefix: "/stale/"})
+	if err != nil {
+		t.Fatalf("Acquire, its renewal answered by a member behind the cluster: %v", err)
+	}
+	defer closeSoon(n)
+	stale.waitMatched(t, 1, time.Second)
+	px.removeRule(stale)
+
+	// A running node's keep-alives.
+	stale = px.addRule(gone(1))
+	stale.waitMatched(t, 2, 2*steadyTTL)
+	time.Sleep(steadyTTL / 2)
+	if _, err := n.Generate(); err != nil {
+		t.Fatalf("Generate after keep-alives answered by a member behind the cluster: %v", err)
+	}
+	px.removeRule(stale)
+
+	// The same answer from a current member: the lease is gone.
+	current := px.addRule(gone(1 << 40))
+	if err := waitDone(t, n, 2*steadyTTL); !errors.Is(err, nodelease.ErrLeaseLost) {
+		t.Fatalf("keep-alives answered TTL 0 at a current revision: the node stopped with %v, want ErrLeaseLost", err)
+	}
+	px.removeRule(current)
+}

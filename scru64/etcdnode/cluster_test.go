@@ -3,6 +3,7 @@ package etcdnode_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -146,13 +147,15 @@ func (c *cluster) front(i int) (*proxy, []string) {
 // cluster and waits until every member sees a leader again.
 type trouble struct {
 	name  string
-	start func()
+	start func(t testing.TB)
 	stop  func(t testing.TB)
 }
 
 // troubles returns the ways member i can be in trouble, given px in front
-// of its client URL (see front): cut off from the other members, so that
-// it has no leader and answers "etcdserver: no leader" (or nothing);
+// of its client URL (see front): the leader, cut off from the other
+// members, so that it answers from what it knew at the cut until it steps
+// down, an election timeout later, and then has no leader and answers
+// "etcdserver: no leader" (or nothing), while the others elect one;
 // partitioned from everyone, its clients included; or reachable but never
 // answering (a hung member, or a stalled link to it).
 func (c *cluster) troubles(i int, px *proxy) []trouble {
@@ -166,9 +169,38 @@ func (c *cluster) troubles(i int, px *proxy) []trouble {
 		}
 	}
 	return []trouble{
-		{"no leader", func() { c.isolate(i) }, healed(c.heal)},
-		{"partitioned", func() { c.isolate(i); px.cut.Store(true) }, healed(func() { px.cut.Store(false); c.heal() })},
-		{"hangs", px.pause, healed(px.resume)},
+		{"no leader", func(t testing.TB) { c.makeLeader(t, i); c.isolate(i) }, healed(c.heal)},
+		{"partitioned", func(testing.TB) { c.isolate(i); px.cut.Store(true) }, healed(func() { px.cut.Store(false); c.heal() })},
+		{"hangs", func(testing.TB) { px.pause() }, healed(px.resume)},
+	}
+}
+
+// makeLeader moves the cluster's leadership to member i, unless it leads
+// already, and waits until every member sees it lead.
+func (c *cluster) makeLeader(t testing.TB, i int) {
+	t.Helper()
+	target := c.members[i].etcd.Server.MemberID()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		led := true
+		for _, m := range c.members {
+			led = led && m.etcd.Server.Leader() == target
+		}
+		if led {
+			return
+		}
+		for _, m := range c.members {
+			if lead := m.etcd.Server.MemberID(); m.etcd.Server.Leader() == lead && lead != target {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				err := m.etcd.Server.MoveLeader(ctx, uint64(lead), uint64(target))
+				cancel()
+				if err != nil {
+					t.Logf("moving the leadership to %s: %v", c.members[i].name, err)
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("member %s does not lead 10 s after the leadership was moved to it", c.members[i].name)
+		}
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // TestFailoverToTheMajority runs nodes against a cluster of three members
-// while one of them is in trouble (see cluster.troubles): cut off from the
-// other two, so that it has no leader; partitioned from everyone, clients
+// while one of them is in trouble (see cluster.troubles): the leader cut
+// off from the other two, so that it answers from what it knew until it
+// steps down, and then has no leader; partitioned from everyone, clients
 // included; or reachable but never answering. The nodes' clients
 // know all three endpoints, the troubled one first. A node that was
 // minting before the trouble goes on minting through it, nodes acquire
@@ -51,7 +52,7 @@ func TestFailoverToTheMajority(t *testing.T) {
 			// connect before it: a client that connects during it never
 			// gets through to the troubled member and leaves it out.
 			stores := []nodelease.Store{open(), open(), open()}
-			sc.start()
+			sc.start(t)
 			defer sc.stop(t)
 			start := time.Now()
 			// Nodes that acquire during the trouble, each over a client
@@ -87,9 +88,10 @@ func TestFailoverToTheMajority(t *testing.T) {
 
 // TestCLIFailsOverToTheOtherMembers runs gen -etcd A,B,C against a
 // three-member cluster whose first member, A, is in trouble while B and C
-// form a majority: A has no leader (it answers clients, but no peer
-// reaches it), A is partitioned from everyone, or A hangs (its client
-// port takes connections and never answers). Acquiring must succeed with A
+// form a majority: A, the leader, is cut off from B and C (it answers
+// clients, from what it knew, until it steps down, and then has no
+// leader), A is partitioned from everyone, or A hangs (its client port
+// takes connections and never answers). Acquiring must succeed with A
 // in trouble from the start, and a run that was minting when the trouble
 // began must go on minting for two TTLs, then give its node ID back on
 // SIGINT.
@@ -112,7 +114,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 			})
 		}
 		part("from the start", func(t *testing.T) {
-			tc.start()
+			tc.start(t)
 			start := time.Now()
 			g := startStreamWith(t, bin, nil, "-etcd", eps, "-etcd-prefix", "/failover/", "-etcd-ttl", "3s")
 			g.waitUntil(t, 15*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 100 })
@@ -129,7 +131,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 		})
 		part("while minting", func(t *testing.T) {
 			g := startStreamingGen(t, bin, eps, "-etcd-ttl", "3s")
-			tc.start()
+			tc.start(t)
 			for began := time.Now(); time.Since(began) < 2*ttl; {
 				before := len(g.stdout.String())
 				g.waitUntil(t, 5*time.Second, "printing IDs", func() bool { return len(g.stdout.String()) > before })
