@@ -348,7 +348,13 @@ func (s *etcdSetup) reason(err error) string {
 		if part == nil {
 			continue
 		}
-		if words := part.Error(); strings.Contains(rest, words) {
+		words := part.Error()
+		if !strings.Contains(rest, words) {
+			// The protocol's errors show what they wrap with its
+			// control characters escaped.
+			words = printable(words)
+		}
+		if strings.Contains(rest, words) {
 			before, after, _ := strings.Cut(rest, words)
 			text += before + s.reason(part)
 			rest = after
@@ -378,20 +384,28 @@ func (s *etcdSetup) hint(err error) string {
 		return fmt.Sprintf(" (user %q, the client certificate's common name, %s)", s.certUser, keys)
 	case errors.Is(err, rpctypes.ErrPermissionDenied), errors.Is(err, rpctypes.ErrUserEmpty):
 		return " (etcd has auth enabled: give -etcd-user, or a client certificate named after an etcd user)"
+	case errors.Is(err, rpctypes.ErrNoSpace):
+		return "; etcd has used up its space quota and raised its NOSPACE alarm, so it refuses writes until space is freed" +
+			" (delete keys, then etcdctl compact and etcdctl defrag) and the alarm disarmed (etcdctl alarm disarm)"
 	}
 	return ""
 }
 
-// dataError returns what gen says of an error that is etcd's data, not the
-// flags, being wrong, or "" for another error. A realm of another node ID
-// size is the flags' fault (-etcd-size), and so a usage error, found
-// separately.
+// dataError returns what gen says of an error that is etcd's data, or an
+// answer in etcd's name, not the flags, being wrong, or "" for another
+// error. A realm of another node ID size is the flags' fault (-etcd-size),
+// and so a usage error, found separately.
 func (s *etcdSetup) dataError(err error) string {
 	var (
 		realm  *nodelease.RealmError
 		record *nodelease.RecordError
+		answer *nodelease.DataError
 	)
 	switch {
+	case errors.As(err, &answer) && answer.Key == "":
+		// Not data etcd holds, but an answer as a whole (a grant's TTL
+		// or lease ID) that no etcd gives.
+		return "an answer no etcd gives (from a broken proxy in front of it, or a man in the middle?): " + answer.Reason
 	case errors.As(err, &realm) && !isNodeIDSize(realm.Found):
 		return fmt.Sprintf("the realm key %q holds %q, not a node ID size: no scru128 or etcdnode wrote it (is -etcd-prefix %q the realm's?)",
 			realm.Key, realm.Found, s.lease.Prefix)
@@ -416,6 +430,11 @@ func isNodeIDSize(value string) bool {
 // etcdTimeout bounds leasing a node ID from etcd, and giving it back.
 const etcdTimeout = 30 * time.Second
 
+// stallLimit bounds gen's wait for etcd to take the node's writes again,
+// once minting has stopped at the bound the node last wrote: as long as
+// it waits to lease a node ID.
+const stallLimit = etcdTimeout
+
 // leasedNode is a node ID leased from etcd with -etcd.
 type leasedNode struct {
 	node   *etcdnode.Node
@@ -423,9 +442,10 @@ type leasedNode struct {
 	setup  *etcdSetup
 	stop   *stopper
 	e      *env
-	// stalled is set while the node's writes fail and it has said so on
-	// stderr; minting's one goroutine reads and writes it.
-	stalled bool
+	// stalledAt is when minting stopped because etcd refuses the node's
+	// writes, and gen said so on stderr; zero while it mints. Minting's
+	// one goroutine reads and writes it.
+	stalledAt time.Time
 
 	mu         sync.Mutex
 	givingBack bool  // Close has started
@@ -553,21 +573,39 @@ func (e *authError) Unwrap() error { return e.err }
 
 func (n *leasedNode) generate() (scru64.ID, error) {
 	id, err := n.node.Generate()
-	if err != nil && errors.Is(err, etcdnode.ErrClosed) && n.stop.stopped() {
+	switch {
+	case err == nil:
+		if !n.stalledAt.IsZero() {
+			warn(n.e, fmt.Sprintf("etcd took the node's writes again after %v: minting resumed",
+				time.Since(n.stalledAt).Round(100*time.Millisecond)))
+			n.stalledAt = time.Time{}
+		}
+		return id, nil
+	case errors.Is(err, etcdnode.ErrClosed) && n.stop.stopped():
 		return id, errInterrupted // closed by the signal
-	}
-	if errors.Is(err, etcdnode.ErrStalled) {
+	case errors.Is(err, etcdnode.ErrStalled):
 		// etcd refuses the node's writes while its lease holds: say so
-		// once, and wait as for a clock behind (gen flushes its output
-		// and tries again) until a write applies or the lease is lost.
-		if !n.stalled {
-			n.stalled = true
-			warn(n.e, "waiting for etcd: "+err.Error())
+		// once, and wait as for a clock behind (gen has flushed its
+		// output, and tries again) until a write applies, the lease is
+		// lost, or stallLimit has passed. The node's own account of its
+		// writes, if it has one, names etcd's last answer.
+		if stall := n.node.Stalled(); stall != nil {
+			err = stall
+		}
+		switch {
+		case n.stalledAt.IsZero():
+			n.stalledAt = time.Now()
+			warn(n.e, fmt.Sprintf("waiting up to %v for etcd to take the node's writes again: %s%s",
+				stallLimit, n.setup.reason(err), n.setup.hint(err)))
+		case time.Since(n.stalledAt) >= stallLimit:
+			return 0, &nodeError{text: fmt.Sprintf("gave up after waiting %v for etcd to take the node's writes: %s%s",
+				stallLimit, n.setup.reason(err), n.setup.hint(err)), err: err}
 		}
 		return 0, stallWait{err}
+	case errors.Is(err, scru64.ErrClockRollback):
+		return id, err // gen waits for the clock
 	}
-	n.stalled = false
-	return id, err
+	return id, &nodeError{text: n.setup.reason(err), err: err}
 }
 
 // stallWait is a stall of the node, which gen waits out as it waits for a
@@ -575,6 +613,17 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 type stallWait struct{ error }
 
 func (stallWait) Is(target error) bool { return target == scru64.ErrClockRollback }
+
+// nodeError is an error that ends minting under a leased node ID (a lost
+// lease, a stall that outlasted stallLimit), in gen's words: etcd's
+// answers with their gRPC code, without etcdnode's prefix.
+type nodeError struct {
+	text string
+	err  error
+}
+
+func (e *nodeError) Error() string { return e.text }
+func (e *nodeError) Unwrap() error { return e.err }
 
 // errBackfillLeased is what backfill's function returns: gen's flags do
 // not allow -time with -etcd.
@@ -660,6 +709,13 @@ func (n *leasedNode) report(e *env) int {
 	n.reported = true
 	switch err := n.closeErr; {
 	case err == nil, errors.Is(err, etcdnode.ErrLeaseLost), errors.Is(err, etcdnode.ErrClosed):
+		return exitOK
+	case !nodelease.NotRevoked(err):
+		// etcd answered the revocation: the node ID is free. Only the
+		// record's last write failed (etcd out of space, say), which
+		// leaves the high-water mark there, past every ID printed.
+		warn(e, fmt.Sprintf("the node ID was given back to etcd, but its record was not set to the last ID printed (%s): it keeps the high-water mark the run wrote before, ahead of every ID printed, and the next holder continues after that",
+			n.setup.reason(err)))
 		return exitOK
 	case n.stop.stopped():
 		warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd (%s): it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",

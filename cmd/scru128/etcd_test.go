@@ -241,6 +241,9 @@ func TestEtcdSettingsCheckedBeforeAnyRequest(t *testing.T) {
 		{[]string{"-etcd", unreachable, "-etcd-prefix", ""}, "-etcd-prefix: the prefix is empty"},
 		{[]string{"-etcd", unreachable, "-etcd-ttl", "1500ms"}, "-etcd-ttl: 1.5s is not a whole number of seconds"},
 		{[]string{"-etcd", unreachable, "-etcd-ttl", "0s"}, "-etcd-ttl: 0s is below 1s"},
+		{[]string{"-etcd", unreachable, "-etcd-ttl", "-5s"}, "-etcd-ttl: -5s is below 1s"},
+		{[]string{"-etcd", unreachable, "-etcd-ttl", "9000000001s"}, "-etcd-ttl: 2500000h0m1s is above etcd's largest lease TTL, 9e9 seconds"},
+		{[]string{"-etcd", unreachable, "-etcd-ttl", "3000000h"}, `invalid value "3000000h" for flag -etcd-ttl`},
 		{[]string{"-etcd", unreachable, "-etcd-user", "alice:"}, `-etcd-user "alice": an empty password after the colon`},
 	} {
 		start := time.Now()

@@ -7,6 +7,7 @@ package main
 // says at once why no endpoint can be used.
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -411,8 +412,10 @@ func (e *tlsError) Unwrap() error { return e.err }
 // attempt is bounded, first by a fraction of the TTL and then twice as long
 // each time, and a request that a member refused before applying it (no
 // leader) or that ran out its bound is sent again, to the next member,
-// until the caller's context ends. Every request asks for a member with a
-// leader, which one without refuses at once instead of waiting.
+// until the caller's context ends; the request then fails with the last
+// error a member answered with, if any, rather than with the time running
+// out. Every request asks for a member with a leader, which one without
+// refuses at once instead of waiting.
 //
 // Sending a request again may apply it twice, once through a member that
 // applied it without answering in time. Each request of the lease protocol
@@ -464,19 +467,28 @@ func (f *failover) unary(ctx context.Context, method string, req, reply any, cc 
 		return invoker(ctx, method, req, reply, cc, opts...)
 	}
 	bound := f.attempt
+	var answered error // the last error a member answered with, if any
 	for {
 		attempt, cancel := context.WithTimeout(ctx, bound)
 		err := invoker(attempt, method, req, reply, cc, opts...)
 		cancel()
-		if err == nil || ctx.Err() != nil || !retry(err) {
+		if status.Code(err) != codes.DeadlineExceeded {
+			answered = err
+		}
+		switch {
+		case err == nil || !retry(err):
 			return err
+		case ctx.Err() != nil:
+			// The caller's time is up: what a member said (a proxy that
+			// refuses, "no leader") tells more than that it ran out.
+			return cmp.Or(answered, err)
 		}
 		bound = min(2*bound, maxAttempt)
 		pause := time.NewTimer(retryPause)
 		select {
 		case <-ctx.Done():
 			pause.Stop()
-			return err
+			return cmp.Or(answered, err)
 		case <-pause.C:
 		}
 	}

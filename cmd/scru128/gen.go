@@ -51,9 +51,10 @@ Flags:
                (default /scru64/)
   -etcd-size N the node ID size in bits, 1 to 23, the same for every node
                under one prefix (default 8)
-  -etcd-ttl D  the lease's time to live, whole seconds (default 10s): the
-               node ID of a gen that dies is free again after D, and a gen
-               that cannot reach etcd stops minting after about 0.9 D
+  -etcd-ttl D  the lease's time to live, whole seconds from 1s to etcd's
+               largest, 9e9 s (default 10s): the node ID of a gen that dies
+               is free again after D, and a gen that cannot reach etcd
+               stops minting after about 0.9 D
   -etcd-cacert FILE
                verify etcd's certificate with the CAs in FILE (PEM) instead
                of the system's; URLS without a scheme are then https
@@ -71,8 +72,11 @@ Flags:
 
 ` + formatTable() + `
 Output is flushed at least every 100 ms while IDs are made, and before gen
-waits for the clock. A closed stdout ends gen quietly. SIGINT or SIGTERM ends
-it after the last whole line, within a second, with exit status 130 or 143.
+waits for the clock or for etcd. (With -etcd, minting that outruns the mark
+etcd keeps of it waits inside the node for etcd to raise it, holding back the
+lines of the last 100 ms for as long: at most 3.75 s with the default TTL,
+6 s with any.) A closed stdout ends gen quietly. SIGINT or SIGTERM ends it
+after the last whole line, within a second, with exit status 130 or 143.
 
 Node IDs: a node ID may be used again only after the 256-ms tick of its last
 ID, or by continuing after that ID. So gen under a node from -node ends by
@@ -91,7 +95,13 @@ endpoint through etcd's client and goes on through the others when one fails.
 A flag or file gen cannot use is a usage error (status 2), and so is a user
 name or password inside an -etcd URL; what etcd refuses (the TLS handshake,
 the user, the keys) is a failure (status 1), reported at the first request,
-and so is data under the prefix that no scru128 or etcdnode wrote.
+and so is data under the prefix that no scru128 or etcdnode wrote, and an
+answer no etcd gives (a lease TTL below 1 s or past etcd's largest, say).
+When etcd refuses the node's writes while its lease holds (its NOSPACE alarm,
+say), gen mints up to the mark it last wrote, flushes, says on stderr why and
+what to do, and waits up to 30 s for etcd to take a write: it says so when
+minting resumes, and fails (status 1) when the wait runs out or the lease is
+lost, giving the node ID back if etcd lets it.
 `
 
 // genFlags are gen's flags.

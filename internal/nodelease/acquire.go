@@ -200,12 +200,17 @@ func (n *Node) realmError(found string) error {
 // grant obtains the node's lease and its first deadline. A TTL that etcd
 // could not have granted (below one second, or past its largest, which
 // would also overflow the deadline's arithmetic) is refused and the lease
-// revoked: only a broken proxy or a man in the middle answers one.
+// revoked, and so is lease ID 0, which is no lease to etcd: a holder key
+// put with it would hold its node ID for good. Only a broken proxy or a
+// man in the middle answers either.
 func (n *Node) grant(ctx context.Context, ttl time.Duration) error {
 	sent := clock.Mono() // before the request: the lease outlives sent + TTL
 	lease, granted, err := n.store.Grant(ctx, int64(ttl/time.Second))
 	if err != nil {
 		return &StoreError{Op: "granting a lease", Err: err}
+	}
+	if lease == 0 {
+		return &DataError{Reason: n.storeWord() + " granted lease 0, which is no lease (a key put with it is attached to none)"}
 	}
 	n.lease = lease
 	if granted < 1 || granted > maxTTLSeconds {
@@ -331,6 +336,9 @@ func (n *Node) start(ctx context.Context, cfg Config, found Record) error {
 func (n *Node) renew(ctx context.Context) (left int64, err error) {
 	sent := clock.Mono()
 	left, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+	if err == nil {
+		err = n.staleGone(left, h)
+	}
 	if err != nil {
 		return 0, &StoreError{Op: "renewing lease " + strconv.FormatInt(n.lease, 16), Err: err}
 	}

@@ -183,6 +183,13 @@
 // recognised, above), keep-alives and revocations are idempotent, and a
 // grant repeated leaves at most an unused lease that expires.
 //
+// etcd's leader renews leases from its own memory, without the others: a
+// leader cut off from them answers keep-alives from what it knew at the
+// cut until it steps down, an election timeout later, and so says "no
+// such lease" of a lease granted since. Such an answer carries a revision
+// below one the node has seen in a KV answer (revisions only grow), and is
+// taken as a failed request, sent again, rather than believed.
+//
 // # TTLs as granted
 //
 // The node counts on the TTL etcd granted, which etcd may raise above the
@@ -295,7 +302,9 @@
 //
 // A server that lost its data also forgets the node's lease, so the next
 // keep-alive (at most TTL/4 later) ends the node with [ErrLeaseLost] if no
-// write came first. The cluster ID alone is not enough: etcd derives it
+// write came first, once the server's revision has passed what the node
+// has seen; below that, its "no such lease" is asked again (above), and
+// the node's next write, due within about 2.5 s, or its deadline ends it. The cluster ID alone is not enough: etcd derives it
 // from the member names and peer URLs, so a member restarted on an empty
 // data directory keeps it. After such a loss, every node of the realm
 // should be restarted and the IDs minted around the loss checked.

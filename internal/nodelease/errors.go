@@ -358,9 +358,17 @@ type StallError struct {
 // "/scru64/last/0000003": etcdserver: mvcc: database space exceeded`.
 func (e *StallError) Error() string {
 	return ErrStalled.Error() + ": node ID " + strconv.FormatUint(uint64(e.NodeID), 10) +
-		" could not write its continuity record (" + strconv.Itoa(e.Attempts) + " attempts since " +
+		" could not write its continuity record (" + attemptCount(e.Attempts) + " since " +
 		e.Since.UTC().Format(rfc3339Milli) + "), so it mints no ID past " + e.Bound.String() + " (" +
 		e.Bound.Time().UTC().Format(rfc3339Milli) + "): " + errorText(e.Err)
+}
+
+// attemptCount returns "1 attempt" or "n attempts".
+func attemptCount(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return strconv.Itoa(n) + " attempts"
 }
 
 // rfc3339Milli is RFC 3339 to the millisecond, as SCRU64 IDs count time.

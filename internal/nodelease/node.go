@@ -72,13 +72,18 @@ type Node struct {
 	// renewFailure is the error of the last renewal if it failed, which
 	// the error of a node that failed closed names.
 	renewFailure atomic.Pointer[renewFailure]
+	// writeFailure is the error of the bound loop's last write of the
+	// record if it failed, nil once one applies: what Generate names when
+	// it gives up waiting for a round of writes still under way (a
+	// client that sends each request again until its time is up).
+	writeFailure atomic.Pointer[renewFailure]
 
 	errorPrefix string // Config.ErrorPrefix
 	storeName   string // Config.StoreName
 	closed      error  // ErrClosed with the error prefix
 }
 
-// renewFailure is what Node.renewFailure holds.
+// renewFailure is what Node.renewFailure and Node.writeFailure hold.
 type renewFailure struct{ err error }
 
 // errNilNode is what the generating methods of a nil [*Node] return.
@@ -157,11 +162,14 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 			giveUp = now + int64(maxRaiseWait(n.timeout))
 		}
 		if now >= giveUp {
+			var cause error = &StoreError{Op: "writing the continuity record " + quote(n.recordKey),
+				Err: errors.New("no answer within " + maxRaiseWait(n.timeout).String())}
+			if f := n.writeFailure.Load(); f != nil {
+				cause = f.err // a write of this round failed: say how
+			}
 			return 0, withPrefix(n.errorPrefix, &StallError{
 				NodeID: n.nodeID, Bound: highWater(lim.bound, n.nodeID, n.size),
-				Since: time.Now().Add(-maxRaiseWait(n.timeout)), Attempts: 1,
-				Err: &StoreError{Op: "writing the continuity record " + quote(n.recordKey),
-					Err: errors.New("no answer within " + maxRaiseWait(n.timeout).String())},
+				Since: time.Now().Add(-maxRaiseWait(n.timeout)), Attempts: 1, Err: cause,
 			})
 		}
 		select {
@@ -380,6 +388,9 @@ func (n *Node) keepAlive(ctx context.Context) error {
 	send := func() {
 		sent := clock.Mono()
 		ttl, h, err := n.store.KeepAliveOnce(ctx, n.lease)
+		if err == nil {
+			err = n.staleGone(ttl, h)
+		}
 		answers <- renewal{sent, ttl, h, err}
 	}
 	go send()
@@ -425,6 +436,26 @@ func (n *Node) keepAlive(ctx context.Context) error {
 		cur.deadline, cur.changed = deadline, make(chan struct{})
 		return &cur
 	})
+	return nil
+}
+
+// staleGone returns an error for a keep-alive answered "the lease is gone"
+// (ttl 0 or less) by a member behind the cluster: one whose revision is
+// below the highest the node has seen in a KV answer. etcd's leader renews
+// leases from its own memory, without asking the others, so a leader cut
+// off from them answers so for every lease granted after the cut, until
+// it steps down (an election timeout later). The request is then failed,
+// and sent again, to another member, rather than believed; a lease that
+// is gone is gone at every current member, and an etcd that lost its data
+// (whose revision went back) is found out by the node's next write.
+func (n *Node) staleGone(ttl int64, h Header) error {
+	if ttl > 0 || h.Revision <= 0 {
+		return nil
+	}
+	if seen := n.revision.Load(); h.Revision < seen {
+		return errors.New("a member behind the cluster (at revision " + strconv.FormatInt(h.Revision, 10) +
+			", where the node has seen " + strconv.FormatInt(seen, 10) + ") answered that the lease is gone")
+	}
 	return nil
 }
 
@@ -535,7 +566,25 @@ func (n *Node) Close(ctx context.Context) error {
 		}
 	}
 	if err := n.try(ctx, n.revokeOnce); err != nil {
-		errs = append(errs, withPrefix(n.errorPrefix, err))
+		errs = append(errs, withPrefix(n.errorPrefix, &notRevoked{err}))
 	}
 	return errors.Join(errs...)
+}
+
+// notRevoked marks the error of Close's revocation, which failed or got no
+// answer: see NotRevoked.
+type notRevoked struct{ err error }
+
+func (e *notRevoked) Error() string { return errorText(e.err) }
+func (e *notRevoked) Unwrap() error { return e.err }
+
+// NotRevoked reports whether err, returned by Close, says that Close could
+// not revoke the lease: the node ID then stays held until the lease
+// expires (unless the revocation applied and its answer was lost). When it
+// reports false, the lease was revoked, or had been lost, and the node ID
+// is free, whatever else err says (the record may keep the high-water
+// mark instead of the last ID, which is safe).
+func NotRevoked(err error) bool {
+	var e *notRevoked
+	return errors.As(err, &e)
 }

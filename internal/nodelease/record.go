@@ -299,7 +299,13 @@ func (n *Node) boundLoop() {
 		started, sent := time.Now(), 0
 		err := n.tryTimes(n.ctx, roundAttempts, func(ctx context.Context) error {
 			sent++
-			return n.raiseBound(ctx, stall.Attempts > 0)
+			err := n.raiseBound(ctx, stall.Attempts > 0)
+			if err != nil {
+				n.writeFailure.Store(&renewFailure{err})
+			} else {
+				n.writeFailure.Store(nil)
+			}
+			return err
 		})
 		switch {
 		case err == nil:

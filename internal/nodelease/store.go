@@ -22,13 +22,15 @@ import "context"
 // sends a keep-alive beside one that is slow to answer.
 type Store interface {
 	// Grant creates a lease that lives ttl seconds unless renewed, and
-	// returns its ID and the TTL the server granted (etcd raises a TTL
-	// below its minimum).
+	// returns its ID, never 0 (which stands for no lease), and the TTL
+	// the server granted (etcd raises a TTL below its minimum).
 	Grant(ctx context.Context, ttl int64) (lease int64, granted int64, err error)
 
 	// KeepAliveOnce renews the lease once and returns the TTL it now has
 	// from the server's receipt of the request. It returns 0 and no error
-	// if the lease does not exist any more (expired or revoked).
+	// if the lease does not exist any more (expired or revoked), with the
+	// answer's header all the same: a revision below what the node has
+	// seen marks a member behind the others, which the node asks again.
 	KeepAliveOnce(ctx context.Context, lease int64) (ttl int64, h Header, err error)
 
 	// Revoke deletes the lease and every key attached to it. Revoking a

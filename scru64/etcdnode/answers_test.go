@@ -52,16 +52,17 @@ func (r *rule) seenCount() int {
 	return r.seen
 }
 
-// setTTL rewrites a LeaseGrantResponse or LeaseKeepAliveResponse (their
-// TTL is field 3 in both) to carry ttl.
-func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
+// leaseAnswer rewrites a LeaseGrantResponse or LeaseKeepAliveResponse
+// (fields 2 and 3, the lease ID and the TTL, are the same in both) with
+// change.
+func leaseAnswer(t *testing.T, change func(m *etcdserverpb.LeaseGrantResponse)) func([]byte) []byte {
 	return func(b []byte) []byte {
-		var m etcdserverpb.LeaseGrantResponse // field 3 is the TTL in both
+		var m etcdserverpb.LeaseGrantResponse
 		if err := proto.Unmarshal(b, &m); err != nil {
 			t.Errorf("proxy: a lease answer: %v", err)
 			return b
 		}
-		m.TTL = ttl
+		change(&m)
 		out, err := proto.Marshal(&m)
 		if err != nil {
 			t.Errorf("proxy: %v", err)
@@ -69,6 +70,11 @@ func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
 		}
 		return out
 	}
+}
+
+// setTTL rewrites a lease answer to carry ttl.
+func setTTL(t *testing.T, ttl int64) func([]byte) []byte {
+	return leaseAnswer(t, func(m *etcdserverpb.LeaseGrantResponse) { m.TTL = ttl })
 }
 
 // TestGrantBeyondEtcdsTTLsIsRefused: a grant answered with a TTL past
@@ -99,6 +105,27 @@ func TestGrantBeyondEtcdsTTLsIsRefused(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+// TestGrantOfLeaseZeroIsRefused: a grant answered with lease ID 0, which
+// etcd never grants (to etcd it means no lease), is refused before any key
+// is written: a holder key put with lease 0 would be attached to no lease
+// and hold its node ID for good.
+func TestGrantOfLeaseZeroIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	px.addRule(&rule{match: onPath(grantPath), action: rewriteAnswer,
+		rewrite: leaseAnswer(t, func(m *etcdserverpb.LeaseGrantResponse) { m.ID = 0 })})
+	n, err := tryAcquire(etcdnode.StoreOf(newClient(t, viaProxy)), nodelease.Config{Prefix: "/lease0/"})
+	if err == nil {
+		closeSoon(n)
+		t.Fatalf("Acquire granted lease 0 took node ID %d", n.NodeID())
+	}
+	checkBadData(t, "a grant of lease 0", err, "lease 0")
+	if held := holderKeys(t, newClient(t, srv.endpoint), "/lease0/"); len(held) != 0 {
+		t.Fatalf("holder keys left: %q", held)
 	}
 }
 
@@ -181,6 +208,13 @@ func rangeWith(t *testing.T, add func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue
 			return b
 		}
 		return out
+	}
+}
+
+// withKey returns what rangeWith adds: key, as etcd would list it.
+func withKey(key string) func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue {
+	return func(kvs []*mvccpb.KeyValue) []*mvccpb.KeyValue {
+		return append(kvs, &mvccpb.KeyValue{Key: []byte(key), CreateRevision: 1, ModRevision: 1, Version: 1})
 	}
 }
 
@@ -406,4 +440,55 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 		t.Fatalf("the first node minted %v past its lease's end, more than the record's lead %v", past, lead)
 	}
 	led.check(t)
+}
+
+// TestStaleLeaseGoneIsNotBelieved: a keep-alive answered "the lease is
+// gone" (TTL 0) by a member behind the cluster, as a leader cut off from
+// the others answers for a lease granted after the cut until it steps
+// down, its revision below what the node has seen. The node must not end
+// on it, nor Acquire fail: it asks again, and a current member renews the
+// lease. The same answer with a current revision ends the node.
+func TestStaleLeaseGoneIsNotBelieved(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	cluster := clusterID(t, srv)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	store := etcdnode.StoreOf(newClient(t, viaProxy))
+	gone := func(revision int64) *rule {
+		return &rule{match: onPath(keepAlivePath), action: forgeAnswer, count: 2, forge: func(req []byte) []byte {
+			var ka etcdserverpb.LeaseKeepAliveRequest
+			if err := proto.Unmarshal(req, &ka); err != nil {
+				t.Errorf("proxy: a keep-alive: %v", err)
+			}
+			out, _ := proto.Marshal(&etcdserverpb.LeaseKeepAliveResponse{
+				Header: &etcdserverpb.ResponseHeader{ClusterId: cluster, Revision: revision}, ID: ka.ID, TTL: 0})
+			return out
+		}}
+	}
+
+	// Acquire's renewal, before the first ID.
+	stale := px.addRule(gone(1))
+	n, err := tryAcquire(store, nodelease.Config{Prefix: "/stale/"})
+	if err != nil {
+		t.Fatalf("Acquire, its renewal answered by a member behind the cluster: %v", err)
+	}
+	defer closeSoon(n)
+	stale.waitMatched(t, 1, time.Second)
+	px.removeRule(stale)
+
+	// A running node's keep-alives.
+	stale = px.addRule(gone(1))
+	stale.waitMatched(t, 2, 2*steadyTTL)
+	time.Sleep(steadyTTL / 2)
+	if _, err := n.Generate(); err != nil {
+		t.Fatalf("Generate after keep-alives answered by a member behind the cluster: %v", err)
+	}
+	px.removeRule(stale)
+
+	// The same answer from a current member: the lease is gone.
+	current := px.addRule(gone(1 << 40))
+	if err := waitDone(t, n, 2*steadyTTL); !errors.Is(err, nodelease.ErrLeaseLost) {
+		t.Fatalf("keep-alives answered TTL 0 at a current revision: the node stopped with %v, want ErrLeaseLost", err)
+	}
+	px.removeRule(current)
 }

@@ -18,7 +18,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -29,13 +28,8 @@ import (
 	"unicode/utf8"
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/protobuf/proto"
 )
 
 // checkStderr checks what the tool wrote on stderr: whole lines of
@@ -122,15 +116,13 @@ func countNew(n *atomic.Int64, state http.ConnState) {
 func answerGRPC(w http.ResponseWriter, message []byte, compressed bool) {
 	w.Header().Set("Content-Type", "application/grpc")
 	w.Header().Set("Trailer", "Grpc-Status")
-	var prefix [5]byte
+	framed := grpcMessage(message)
 	if compressed {
 		w.Header().Set("Grpc-Encoding", "gzip")
-		prefix[0] = 1
+		framed[0] = 1 // the compressed flag
 	}
-	binary.BigEndian.PutUint32(prefix[1:], uint32(len(message)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(prefix[:])
-	w.Write(message)
+	w.Write(framed)
 	w.Header().Set("Grpc-Status", "0")
 }
 
@@ -308,122 +300,6 @@ func TestCLINeverPrintsThePasswordEtcdEchoes(t *testing.T) {
 	}
 }
 
-// tamperer is a proxy in front of a real etcd that passes every gRPC call
-// on and rewrites chosen answers.
-type tamperer struct {
-	endpoint string
-	conn     *grpc.ClientConn
-	// rewrite rewrites an answer of a method, or returns an error to
-	// answer with instead.
-	rewrite func(method string, answer []byte) ([]byte, error)
-}
-
-// startTamperer starts a tamperer in front of the etcd at endpoint.
-func startTamperer(t *testing.T, endpoint string, rewrite func(string, []byte) ([]byte, error)) *tamperer {
-	t.Helper()
-	target, err := url.Parse(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tamperer{rewrite: rewrite}
-	if p.conn, err = grpc.NewClient(target.Host, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.conn.Close() })
-	gs := grpc.NewServer(grpc.UnknownServiceHandler(p.forward), grpc.ForceServerCodec(rawCodec{}))
-	p.endpoint = startHostile(t, nil, gs.ServeHTTP).endpoint
-	return p
-}
-
-// rawCodec passes messages through as bytes.
-type rawCodec struct{}
-
-func (rawCodec) Marshal(v any) ([]byte, error) { return *v.(*[]byte), nil }
-func (rawCodec) Unmarshal(data []byte, v any) error {
-	*v.(*[]byte) = append([]byte(nil), data...)
-	return nil
-}
-func (rawCodec) Name() string { return "proto" }
-
-// forward passes one call of any method on to etcd, its messages both
-// ways, and rewrites etcd's answers.
-func (p *tamperer) forward(_ any, stream grpc.ServerStream) error {
-	method, _ := grpc.MethodFromServerStream(stream)
-	in, _ := metadata.FromIncomingContext(stream.Context())
-	out := metadata.MD{}
-	for k, v := range in {
-		switch k {
-		case "content-type", "user-agent", "te", "grpc-accept-encoding", "grpc-timeout":
-		default:
-			out[k] = v
-		}
-	}
-	ctx, cancel := context.WithCancel(metadata.NewOutgoingContext(stream.Context(), out))
-	defer cancel()
-	up, err := p.conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true, ClientStreams: true}, method, grpc.ForceCodec(rawCodec{}))
-	if err != nil {
-		return err
-	}
-	go func() {
-		for {
-			var msg []byte
-			if err := stream.RecvMsg(&msg); err != nil {
-				up.CloseSend()
-				return
-			}
-			if err := up.SendMsg(&msg); err != nil {
-				return
-			}
-		}
-	}()
-	for {
-		var msg []byte
-		if err := up.RecvMsg(&msg); err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
-		if msg, err = p.rewrite(method, msg); err != nil {
-			return err
-		}
-		if err := stream.SendMsg(&msg); err != nil {
-			return err
-		}
-	}
-}
-
-// withKey returns a rewriter that adds key to every range answer.
-func withKey(key string) func(string, []byte) ([]byte, error) {
-	return func(method string, answer []byte) ([]byte, error) {
-		if method != "/etcdserverpb.KV/Range" {
-			return answer, nil
-		}
-		var r etcdserverpb.RangeResponse
-		if err := proto.Unmarshal(answer, &r); err != nil {
-			return nil, err
-		}
-		r.Kvs = append(r.Kvs, &mvccpb.KeyValue{Key: []byte(key), CreateRevision: 1, ModRevision: 1, Version: 1})
-		r.Count++
-		return proto.Marshal(&r)
-	}
-}
-
-// withGrant returns a rewriter of every lease grant answer.
-func withGrant(rewrite func(id, ttl *int64)) func(string, []byte) ([]byte, error) {
-	return func(method string, answer []byte) ([]byte, error) {
-		if method != "/etcdserverpb.Lease/LeaseGrant" {
-			return answer, nil
-		}
-		var r etcdserverpb.LeaseGrantResponse
-		if err := proto.Unmarshal(answer, &r); err != nil {
-			return nil, err
-		}
-		rewrite(&r.ID, &r.TTL)
-		return proto.Marshal(&r)
-	}
-}
-
 // TestCLIReadsWrongDataFromEtcdAsAFailure: data in etcd that no node of
 // this protocol wrote (an empty or garbage realm value, a garbage record,
 // another node ID's record) is a failure, status 1, with a message that
@@ -468,9 +344,9 @@ func TestCLIReadsWrongDataFromEtcdAsAFailure(t *testing.T) {
 // rewritten by a proxy in front of one: a listed key shorter than the
 // prefix, one outside the range asked for, one with control characters,
 // one of the wrong form inside the range (which etcd can hold), a lease
-// grant with lease ID 0 and one with a TTL past etcd's largest. Each is a
-// failure (status 1) that names what was wrong, without a crash, and
-// leaves no holder key.
+// grant with lease ID 0, and grants with a TTL past etcd's largest or
+// below one second. Each is a failure (status 1) that names what was
+// wrong, without a crash, and leaves no holder key.
 func TestCLIRefusesMalformedAnswers(t *testing.T) {
 	bin := buildCLI(t)
 	srv := startServer(t)
@@ -478,36 +354,36 @@ func TestCLIRefusesMalformedAnswers(t *testing.T) {
 	if _, err := c.Put(context.Background(), "/form/node/0000000x", "junk"); err != nil {
 		t.Fatal(err)
 	}
+	listed := func(key string) *rule {
+		return &rule{match: onPath(rangePath), action: rewriteAnswer, rewrite: rangeWith(t, withKey(key))}
+	}
+	granted := func(change func(m *etcdserverpb.LeaseGrantResponse)) *rule {
+		return &rule{match: onPath(grantPath), action: rewriteAnswer, rewrite: leaseAnswer(t, change)}
+	}
+	const noEtcd = "an answer no etcd gives"
 	for _, tc := range []struct {
-		name    string
-		prefix  string
-		rewrite func(string, []byte) ([]byte, error)
+		name   string
+		prefix string
+		rule   *rule
+		want   []string
 	}{
-		{name: "a key shorter than the prefix", prefix: "/short/"},
-		{name: "a key outside the range", prefix: "/outside/"},
-		{name: "a key with control characters", prefix: "/ctl/"},
-		{name: "a key of the wrong form in the range", prefix: "/form/"},
-		{name: "lease ID 0", prefix: "/lease0/"},
-		{name: "a TTL past etcd's largest", prefix: "/ttl/"},
+		{"a key shorter than the prefix", "/short/", listed("/s"), []string{`"/s"`, "outside the range"}},
+		{"a key outside the range", "/outside/", listed("/outside/node/9999999"), []string{`"/outside/node/9999999"`}},
+		{"a key with control characters", "/ctl/", listed("/ctl/node/00\x1b[2J001"), []string{`"/ctl/node/00\x1b[2J001"`}},
+		{"a key of the wrong form in the range", "/form/", nil, []string{`"/form/node/0000000x"`}},
+		{"lease ID 0", "/lease0/", granted(func(m *etcdserverpb.LeaseGrantResponse) { m.ID = 0 }), []string{noEtcd, "lease 0"}},
+		{"a TTL past etcd's largest", "/ttl/", granted(func(m *etcdserverpb.LeaseGrantResponse) { m.TTL = 9_000_000_001 }), []string{noEtcd, "TTL of 9000000001 s"}},
+		{"a TTL of 0", "/ttl0/", granted(func(m *etcdserverpb.LeaseGrantResponse) { m.TTL = 0 }), []string{noEtcd, "TTL of 0 s"}},
+		{"a negative TTL", "/ttl-5/", granted(func(m *etcdserverpb.LeaseGrantResponse) { m.TTL = -5 }), []string{noEtcd, "TTL of -5 s"}},
 	} {
-		switch tc.prefix {
-		case "/short/":
-			tc.rewrite = withKey("/s")
-		case "/outside/":
-			tc.rewrite = withKey("/outside/node/9999999")
-		case "/ctl/":
-			tc.rewrite = withKey("/ctl/node/00\x1b[2J001")
-		case "/lease0/":
-			tc.rewrite = withGrant(func(id, _ *int64) { *id = 0 })
-		case "/ttl/":
-			tc.rewrite = withGrant(func(_, ttl *int64) { *ttl = 9_000_000_001 })
-		}
 		endpoint := srv.endpoint
-		if tc.rewrite != nil {
-			endpoint = startTamperer(t, srv.endpoint, tc.rewrite).endpoint
+		if tc.rule != nil {
+			var px *proxy
+			px, endpoint = startProxy(t, srv.endpoint)
+			px.addRule(tc.rule)
 		}
 		r := runCLI(t, bin, nil, genArgs(endpoint, "-etcd-prefix", tc.prefix, "-n", "10")...)
-		checkFailure(t, tc.name, r, 1, "leasing a node ID from etcd")
+		checkFailure(t, tc.name, r, 1, append([]string{"leasing a node ID from etcd"}, tc.want...)...)
 		checkStderr(t, tc.name, r.stderr)
 		if held := holderKeys(t, c, tc.prefix); len(held) != 0 {
 			t.Errorf("%s: holder keys left: %q", tc.name, held)

@@ -24,15 +24,17 @@ import (
 const signalBound = time.Second
 
 // syncBuffer is a bytes.Buffer that a command's output goroutine writes
-// while the test reads it.
+// while the test reads it. It notes when it was last written.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote time.Time
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.wrote = time.Now()
 	return b.buf.Write(p)
 }
 
@@ -40,6 +42,13 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// lastWrite returns when b was last written, and what it holds.
+func (b *syncBuffer) lastWrite() (time.Time, string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.wrote, b.buf.String()
 }
 
 // streamingGen is `scru128 gen -format scru64 -etcd endpoint -stream`
@@ -72,8 +81,15 @@ func startStream(t *testing.T, bin, endpoint string) *streamingGen {
 // variables vars (see cliEnv).
 func startStreamWith(t *testing.T, bin string, vars []string, args ...string) *streamingGen {
 	t.Helper()
+	return startGenWith(t, bin, vars, append([]string{"-stream"}, args...)...)
+}
+
+// startGenWith starts gen -format scru64 -etcd-size 16 with args (a later
+// -etcd-size wins) and the environment variables vars (see cliEnv).
+func startGenWith(t *testing.T, bin string, vars []string, args ...string) *streamingGen {
+	t.Helper()
 	g := &streamingGen{exited: make(chan struct{})}
-	g.cmd = exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd-size", "16", "-stream"}, args...)...)
+	g.cmd = exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd-size", "16"}, args...)...)
 	g.cmd.Env = cliEnv(vars)
 	g.cmd.Stdout, g.cmd.Stderr = &g.stdout, &g.stderr
 	if err := g.cmd.Start(); err != nil {

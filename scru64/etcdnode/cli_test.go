@@ -1,11 +1,9 @@
 package etcdnode_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,23 +59,14 @@ func TestMain(m *testing.M) {
 }
 
 // runGen runs `scru128 gen -format scru64 -etcd endpoint` with args and
-// returns the IDs it printed.
+// returns the IDs it printed, or its exit status and stderr as an error.
 func runGen(t *testing.T, bin, endpoint string, args ...string) ([]scru64.ID, error) {
-	cmd := exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd", endpoint}, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, errors.New(err.Error() + ": " + strings.TrimSpace(stderr.String()))
+	t.Helper()
+	r := runCLI(t, bin, nil, append([]string{"gen", "-format", "scru64", "-etcd", endpoint}, args...)...)
+	if r.status != 0 {
+		return nil, fmt.Errorf("exit status %d: %s", r.status, strings.TrimSpace(r.stderr))
 	}
-	var ids []scru64.ID
-	for line := range strings.Lines(stdout.String()) {
-		id, err := scru64.Parse(strings.TrimSpace(line))
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
+	return r.ids(t), nil
 }
 
 // TestCLIMintsUnderLeasedNodeIDs runs the command-line tool's gen -etcd
@@ -172,30 +161,6 @@ func TestCLIMintsUnderLeasedNodeIDs(t *testing.T) {
 	}
 }
 
-// startGen starts `scru128 gen -format scru64 -etcd endpoint` with args and
-// returns the command and its stdout and stderr pipes; the process is
-// killed when the test ends.
-func startGen(t *testing.T, bin, endpoint string, args ...string) (*exec.Cmd, *bufio.Scanner, io.Reader) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"gen", "-format", "scru64", "-etcd", endpoint}, args...)...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	return cmd, bufio.NewScanner(stdout), stderr
-}
-
 // TestCLISaysWhatItWaitsFor: gen -etcd takes a node ID whose record is a
 // day ahead of the clock. It has to wait for the clock, and must say so
 // on stderr, with how long, rather than wait silently.
@@ -206,21 +171,13 @@ func TestCLISaysWhatItWaitsFor(t *testing.T) {
 	bin := buildCLI(t)
 	srv := startServer(t)
 	writeFarRecord(t, srv, "/cli-far/", 4, 24*time.Hour)
-	_, _, stderr := startGen(t, bin, srv.endpoint, "-etcd-prefix", "/cli-far/", "-etcd-size", "4", "-n", "1")
-	said := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stderr).ReadString('\n')
-		said <- line
-	}()
-	select {
-	case line := <-said:
-		if !strings.Contains(line, "wait") || !strings.Contains(line, "23h59m") {
-			t.Fatalf("stderr: %q; want it to say that it waits, and for how long (23h59m...)", line)
-		}
-		t.Logf("stderr: %s", strings.TrimSpace(line))
-	case <-time.After(10 * time.Second):
-		t.Fatal("gen -etcd waits for a clock a day behind its record with nothing on stderr")
+	g := startGenWith(t, bin, nil, "-etcd", srv.endpoint, "-etcd-prefix", "/cli-far/", "-etcd-size", "4", "-n", "1")
+	g.waitUntil(t, 10*time.Second, "saying what it waits for", func() bool { return strings.Contains(g.stderr.String(), "\n") })
+	line := g.stderr.String()
+	if !strings.Contains(line, "wait") || !strings.Contains(line, "23h59m") {
+		t.Fatalf("stderr: %q; want it to say that it waits, and for how long (23h59m...)", line)
 	}
+	t.Logf("stderr: %s", strings.TrimSpace(line))
 }
 
 // TestCLIKilledMidStreamKeepsOrder kills gen -etcd -stream with SIGKILL
@@ -237,26 +194,22 @@ func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
 	const size = 1 // two node IDs: both killed runs hold one until its lease expires
 	args := []string{"-etcd-prefix", "/cli-kill/", "-etcd-size", strconv.Itoa(size), "-etcd-ttl", "3s"}
 	for run := range 2 {
-		cmd, lines, _ := startGen(t, bin, srv.endpoint, append(args, "-stream")...)
-		var ids []scru64.ID
-		for len(ids) < 20_000 && lines.Scan() {
-			id, err := scru64.Parse(lines.Text())
-			if err != nil {
-				t.Fatalf("run %d printed %q: %v", run, lines.Text(), err)
-			}
-			ids = append(ids, id)
-		}
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		g := startStreamWith(t, bin, nil, append([]string{"-etcd", srv.endpoint}, args...)...)
+		g.waitUntil(t, 20*time.Second, "printing IDs", func() bool { return strings.Count(g.stdout.String(), "\n") >= 20_000 })
+		if err := g.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		for lines.Scan() { // whole lines already written are printed IDs too
-			if id, err := scru64.Parse(lines.Text()); err == nil {
-				ids = append(ids, id)
+		<-g.exited
+		// Whole lines already written are printed IDs too; a partial
+		// last line was not printed.
+		out := g.stdout.String()
+		var ids []scru64.ID
+		for _, line := range strings.Fields(out[:strings.LastIndexByte(out, '\n')+1]) {
+			id, err := scru64.Parse(line)
+			if err != nil {
+				t.Fatalf("run %d printed %q: %v", run, line, err)
 			}
-		}
-		cmd.Wait()
-		if len(ids) == 0 {
-			t.Fatalf("run %d printed nothing", run)
+			ids = append(ids, id)
 		}
 		led.holder("killed run "+strconv.Itoa(run), uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
 	}

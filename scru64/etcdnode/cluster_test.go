@@ -3,6 +3,7 @@ package etcdnode_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 )
@@ -20,7 +20,9 @@ import (
 // cluster is an etcd cluster of several members in this process, each
 // member's peer traffic through a peerProxy of the test's own, so that a
 // test can cut one member off from the others (it then has no leader)
-// while its clients still reach it.
+// while its clients still reach it; and, with front, a member's client
+// traffic through a fault proxy, so that a test can partition it from its
+// clients too, or make it hang.
 type cluster struct {
 	t       testing.TB
 	members []*member
@@ -128,17 +130,78 @@ func (c *cluster) stop() {
 	wg.Wait()
 }
 
-// endpoints returns the members' client URLs, the first replaced by first
-// if that is not empty (a proxy in front of it).
-func (c *cluster) endpoints(first string) []string {
+// front starts a fault proxy in front of member i's client URL, and
+// returns it and the members' client URLs, member i's through the proxy.
+func (c *cluster) front(i int) (*proxy, []string) {
+	px, via := startProxy(c.t, c.members[i].endpoint)
 	var eps []string
 	for _, m := range c.members {
 		eps = append(eps, m.endpoint)
 	}
-	if first != "" {
-		eps[0] = first
+	eps[i] = via
+	return px, eps
+}
+
+// trouble is a fault of one member of a cluster of three, while the other
+// two, a majority, are sound: start brings it about, and stop heals the
+// cluster and waits until every member sees a leader again.
+type trouble struct {
+	name  string
+	start func(t testing.TB)
+	stop  func(t testing.TB)
+}
+
+// troubles returns the ways member i can be in trouble, given px in front
+// of its client URL (see front): the leader, cut off from the other
+// members, so that it answers from what it knew at the cut until it steps
+// down, an election timeout later, and then has no leader and answers
+// "etcdserver: no leader" (or nothing), while the others elect one;
+// partitioned from everyone, its clients included; or reachable but never
+// answering (a hung member, or a stalled link to it).
+func (c *cluster) troubles(i int, px *proxy) []trouble {
+	healed := func(heal func()) func(t testing.TB) {
+		return func(t testing.TB) {
+			t.Helper()
+			heal()
+			for j := range c.members {
+				c.waitLeader(t, j, 10*time.Second)
+			}
+		}
 	}
-	return eps
+	return []trouble{
+		{"no leader", func(t testing.TB) { c.makeLeader(t, i); c.isolate(i) }, healed(c.heal)},
+		{"partitioned", func(testing.TB) { c.isolate(i); px.cut.Store(true) }, healed(func() { px.cut.Store(false); c.heal() })},
+		{"hangs", func(testing.TB) { px.pause() }, healed(px.resume)},
+	}
+}
+
+// makeLeader moves the cluster's leadership to member i, unless it leads
+// already, and waits until every member sees it lead.
+func (c *cluster) makeLeader(t testing.TB, i int) {
+	t.Helper()
+	target := c.members[i].etcd.Server.MemberID()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		led := true
+		for _, m := range c.members {
+			led = led && m.etcd.Server.Leader() == target
+		}
+		if led {
+			return
+		}
+		for _, m := range c.members {
+			if lead := m.etcd.Server.MemberID(); m.etcd.Server.Leader() == lead && lead != target {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				err := m.etcd.Server.MoveLeader(ctx, uint64(lead), uint64(target))
+				cancel()
+				if err != nil {
+					t.Logf("moving the leadership to %s: %v", c.members[i].name, err)
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("member %s does not lead 10 s after the leadership was moved to it", c.members[i].name)
+		}
+	}
 }
 
 // isolate cuts member i off from the other members, both ways, and
@@ -163,11 +226,11 @@ func (c *cluster) heal() {
 }
 
 // waitLeader waits until member i sees a leader.
-func (c *cluster) waitLeader(i int, within time.Duration) {
-	c.t.Helper()
+func (c *cluster) waitLeader(t testing.TB, i int, within time.Duration) {
+	t.Helper()
 	for deadline := time.Now().Add(within); c.members[i].etcd.Server.Leader() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("member %s has no leader %v after the partition healed", c.members[i].name, within)
+			t.Fatalf("member %s has no leader %v after the cluster healed", c.members[i].name, within)
 		}
 	}
 }
@@ -302,16 +365,4 @@ func (p *peerProxy) close() {
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
-}
-
-// newClusterClient returns a clientv3 client for endpoints, closed when
-// the test ends.
-func newClusterClient(t testing.TB, endpoints []string) *clientv3.Client {
-	t.Helper()
-	c, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
 }

@@ -3,15 +3,11 @@ package etcdnode_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,9 +21,9 @@ import (
 
 // proxy sits on a loopback port between clients and an etcd server and
 // injects faults into what passes, as a network, a load balancer or a
-// middlebox would. It understands just enough of both protocols etcd serves
-// on one port to act on single requests: HTTP/1.1 (the JSON gateway) and
-// gRPC over HTTP/2 (clientv3).
+// middlebox would. It understands just enough of gRPC over HTTP/2, which
+// etcd's client speaks, to act on single requests; anything else passes as
+// bytes, subject only to cut, pause and delay.
 //
 // The faults:
 //   - cut: drop every byte both ways while connections stay open, so
@@ -92,7 +88,7 @@ const (
 	duplicate                   // pass it on, and deliver a copy after the rule's delay
 	answerError                 // answer it with the rule's error; never pass it on
 	rewriteAnswer               // pass it on; rewrite the server's answer with the rule's rewrite
-	forgeAnswer                 // answer it with the rule's forge; never pass it on (gRPC only)
+	forgeAnswer                 // answer it with the rule's forge; never pass it on
 )
 
 // rule applies an action to requests whose path and body match, skipping
@@ -103,15 +99,14 @@ type rule struct {
 	skip   int
 	count  int
 	after  time.Duration // duplicate: when the copy is delivered
-	// answerError: the gRPC status code and message of the answer (the
-	// JSON gateway answers 503 with them).
+	// answerError: the gRPC status code and message of the answer.
 	code    int
 	message string
 	// rewriteAnswer: the server's answer message (protobuf), rewritten;
 	// and if claim is set, the length gRPC's prefix claims for it.
 	rewrite func(answer []byte) []byte
 	claim   uint32
-	// forgeAnswer: the answer message to a request message (gRPC only).
+	// forgeAnswer: the answer message to a request message.
 	forge func(request []byte) []byte
 
 	mu      sync.Mutex
@@ -402,8 +397,9 @@ func (pc *proxyConn) toClient(b []byte) error {
 	return err
 }
 
-// forwardAnswers passes the server's answers on to the client: HTTP/1.1
-// as bytes, HTTP/2 frame by frame, rewriting the answers a rule asks for.
+// forwardAnswers passes the server's answers on to the client: HTTP/2
+// frame by frame, rewriting the answers a rule asks for, and anything else
+// as bytes.
 func (pc *proxyConn) forwardAnswers(src net.Conn) {
 	r := bufio.NewReaderSize(src, 64<<10)
 	start, err := r.Peek(5)
@@ -493,75 +489,16 @@ func (pc *proxyConn) forwardRequests(dst net.Conn, src net.Conn) {
 		pc.forwardHTTP2(dst, r)
 		return
 	}
+	buf := make([]byte, 32<<10)
 	for {
-		req, err := http.ReadRequest(r)
+		n, err := r.Read(buf)
+		if n > 0 && p.send(dst, buf[:n]) != nil {
+			return
+		}
 		if err != nil {
 			return
 		}
-		body, err := io.ReadAll(req.Body)
-		if err != nil {
-			return
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		raw, err := httputil.DumpRequest(req, true)
-		if err != nil {
-			return
-		}
-		if rl := p.ruleFor(req.URL.Path, body); rl != nil {
-			switch rl.action {
-			case answerError:
-				if pc.answerHTTP1(rl) != nil {
-					return
-				}
-				continue
-			case rewriteAnswer, forgeAnswer:
-				p.t.Errorf("proxy: answers of the JSON gateway are not rewritten or forged (%s)", req.URL.Path)
-				return
-			}
-			if !p.act(rl, func() error { return p.deliverHTTP1(raw) }) {
-				continue // the client waits for an answer that never comes
-			}
-		}
-		if p.send(dst, raw) != nil {
-			return
-		}
 	}
-}
-
-// deliverHTTP1 sends one HTTP/1.1 request on a connection of its own and
-// reads the answer.
-func (p *proxy) deliverHTTP1(raw []byte) error {
-	c, err := net.DialTimeout("tcp", p.target, 2*time.Second)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := c.Write(raw); err != nil {
-		return err
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20)) // a keep-alive stream ends with the deadline
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		err = nil
-	}
-	return err
-}
-
-// answerHTTP1 answers a gateway request with the rule's error, as etcd's
-// gateway words a gRPC error, with status 503.
-func (pc *proxyConn) answerHTTP1(rl *rule) error {
-	defer rl.signal()
-	body, _ := json.Marshal(map[string]any{"error": rl.message, "code": rl.code, "message": rl.message})
-	answer := fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
-	pc.wmu.Lock()
-	defer pc.wmu.Unlock()
-	return pc.toClient([]byte(answer))
 }
 
 // HTTP/2 frame types and flags the proxy looks at (RFC 9113).
@@ -959,17 +896,11 @@ func (p *proxy) deliverHTTP2(head []byte, stream uint32, data []*frame) error {
 	}
 }
 
-// mentions reports whether a request body names key, raw (gRPC's
-// protobuf) or in base64 (the JSON gateway).
-func mentions(body []byte, key string) bool {
-	return bytes.Contains(body, []byte(key)) ||
-		bytes.Contains(body, []byte(base64.StdEncoding.EncodeToString([]byte(key))))
-}
+// mentions reports whether a request message names key.
+func mentions(body []byte, key string) bool { return bytes.Contains(body, []byte(key)) }
 
-// isTxn reports whether path is a KV transaction in either protocol.
-func isTxn(path string) bool {
-	return path == "/v3/kv/txn" || path == "/etcdserverpb.KV/Txn"
-}
+// isTxn reports whether path is a KV transaction.
+func isTxn(path string) bool { return path == "/etcdserverpb.KV/Txn" }
 
 // recordTxn matches transactions that name the continuity record key.
 func recordTxn(key string) func(string, []byte) bool {

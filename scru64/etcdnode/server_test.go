@@ -150,11 +150,12 @@ func (s *server) backup() string {
 	return dir
 }
 
-// newClient returns a clientv3 client for endpoint, closed when the test ends.
-func newClient(t testing.TB, endpoint string) *clientv3.Client {
+// newClient returns a clientv3 client for the endpoints (one, or a
+// cluster's), closed when the test ends.
+func newClient(t testing.TB, endpoints ...string) *clientv3.Client {
 	t.Helper()
 	c, err := clientv3.New(clientv3.Config{
-		Endpoints:   []string{endpoint},
+		Endpoints:   endpoints,
 		DialTimeout: 5 * time.Second,
 		Logger:      zap.NewNop(),
 	})

@@ -101,6 +101,55 @@ func checkStall(t *testing.T, what string, err error, n *nodelease.Node, cause s
 	}
 }
 
+// quotaServer starts an etcd server whose space quota (4 MiB) a test can
+// exceed in a second.
+func quotaServer(t *testing.T) *server {
+	t.Helper()
+	return startServerWith(t, "http", func(cfg *embed.Config) { cfg.QuotaBackendBytes = 4 << 20 })
+}
+
+// exceedQuota writes values of 256 KiB under /fill/ until etcd refuses one
+// for want of space: it has then raised its NOSPACE alarm, and refuses
+// every write until the alarm is disarmed, while it still renews leases.
+func exceedQuota(t *testing.T, c *clientv3.Client) {
+	t.Helper()
+	filler := strings.Repeat("x", 256<<10)
+	for filled := 0; ; filled++ {
+		_, err := c.Put(context.Background(), "/fill/"+strconv.Itoa(filled), filler)
+		if errors.Is(err, rpctypes.ErrNoSpace) {
+			t.Logf("NOSPACE after %d puts of 256 KiB", filled)
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// freeQuota does what an operator does for an etcd out of space: deletes
+// the values exceedQuota wrote, compacts and defragments, and disarms the
+// NOSPACE alarm.
+func freeQuota(t *testing.T, srv *server, c *clientv3.Client) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := c.Delete(ctx, "/fill/", clientv3.WithPrefix()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Get(ctx, "any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compact(ctx, resp.Header.Revision); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Defragment(ctx, srv.endpoint); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AlarmDisarm(ctx, &clientv3.AlarmMember{MemberID: uint64(srv.etcd.Server.MemberID()), Alarm: etcdserverpb.AlarmType_NOSPACE}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestQuotaExceededStallsLoudly exceeds etcd's space quota while a node
 // mints: etcd raises the NOSPACE alarm and refuses every write, while
 // keep-alives, which write nothing, go on. The node must say so within a
@@ -111,7 +160,7 @@ func checkStall(t *testing.T, what string, err error, n *nodelease.Node, cause s
 // after every ID.
 func TestQuotaExceededStallsLoudly(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
-		srv := startServerWith(t, "http", func(cfg *embed.Config) { cfg.QuotaBackendBytes = 4 << 20 })
+		srv := quotaServer(t)
 		direct := newClient(t, srv.endpoint)
 		var led ledger
 		n := acquire(t, open(srv.endpoint), nodelease.Config{})
@@ -123,19 +172,8 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 		h.add(ids...)
 
 		ctx := context.Background()
-		filler := strings.Repeat("x", 256<<10)
-		var filled int
-		for ; ; filled++ {
-			_, err := direct.Put(ctx, "/fill/"+strconv.Itoa(filled), filler)
-			if errors.Is(err, rpctypes.ErrNoSpace) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		exceedQuota(t, direct)
 		full := time.Now()
-		t.Logf("NOSPACE after %d puts of 256 KiB", filled)
 
 		// The node says so at its next write, due within half the lead.
 		stall := waitStalled(t, n, 3*time.Second+maxGenerateCall)
@@ -165,22 +203,7 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 		}
 
 		// Free the space: minting resumes by itself.
-		if _, err := direct.Delete(ctx, "/fill/", clientv3.WithPrefix()); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := direct.Get(ctx, "any")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := direct.Compact(ctx, resp.Header.Revision); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := direct.Defragment(ctx, srv.endpoint); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := direct.AlarmDisarm(ctx, &clientv3.AlarmMember{MemberID: uint64(srv.etcd.Server.MemberID()), Alarm: etcdserverpb.AlarmType_NOSPACE}); err != nil {
-			t.Fatal(err)
-		}
+		freeQuota(t, srv, direct)
 		freed := time.Now()
 		for deadline := freed.Add(5 * time.Second); n.Stalled() != nil; time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
@@ -304,5 +327,53 @@ func TestStalledThroughEtcdnode(t *testing.T) {
 	}
 	if err := (&etcdnode.Node{}).Stalled(); err != nil {
 		t.Fatalf("Stalled of a Node not made by Acquire: %v", err)
+	}
+}
+
+// TestCloseDuringAStall: Close while etcd refuses the record's writes (a
+// proxy answering them with etcd's NOSPACE words) cannot store the last
+// ID, but revokes the lease: the node ID is free at once, the record
+// keeps the high-water mark above every ID minted, and NotRevoked says
+// the revocation was made. When the revocation is refused too, NotRevoked
+// says so, and the holder key stays until the lease expires.
+func TestCloseDuringAStall(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	direct := newClient(t, srv.endpoint)
+	for _, revocable := range []bool{true, false} {
+		t.Run("revocable "+strconv.FormatBool(revocable), func(t *testing.T) {
+			t.Parallel()
+			closeDuringAStall(t, srv, direct, revocable)
+		})
+	}
+}
+
+// closeDuringAStall is one case of TestCloseDuringAStall.
+func closeDuringAStall(t *testing.T, srv *server, direct *clientv3.Client, revocable bool) {
+	prefix := "/close-stalled-" + strconv.FormatBool(revocable) + "/"
+	px, viaProxy := startProxy(t, srv.endpoint)
+	n := acquire(t, etcdnode.StoreOf(newClient(t, viaProxy)), nodelease.Config{Prefix: prefix})
+	px.addRule(&rule{match: recordTxn(recordKeyOf(prefix, n.NodeID())), action: answerError,
+		code: 8, message: rpctypes.ErrorDesc(rpctypes.ErrGRPCNoSpace)})
+	if !revocable {
+		px.addRule(&rule{match: onPath("/etcdserverpb.Lease/LeaseRevoke"), action: answerError, code: 14, message: "refused"})
+	}
+	waitStalled(t, n, 3*time.Second+maxGenerateCall)
+	ids, _ := mintUntilStalled(t, n, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	err := n.Close(ctx)
+	cancel()
+	held := holderKeys(t, direct, prefix)
+	record, _ := readRecord(t, direct, recordKeyOf(prefix, n.NodeID()))
+	t.Logf("revocable %v: Close: %v; holder keys %q, record %v", revocable, err, held, record)
+	switch {
+	case err == nil || !errors.Is(err, rpctypes.ErrNoSpace):
+		t.Fatalf("Close with the record's writes refused: %v, want etcd's NOSPACE answer", err)
+	case nodelease.NotRevoked(err) == revocable:
+		t.Fatalf("revocable %v: NotRevoked(%v) = %v", revocable, err, nodelease.NotRevoked(err))
+	case revocable == (len(held) != 0):
+		t.Fatalf("revocable %v: holder keys %q", revocable, held)
+	case len(ids) > 0 && record < ids[len(ids)-1]:
+		t.Fatalf("the record %v is below the last ID minted %v", record, ids[len(ids)-1])
 	}
 }

@@ -65,7 +65,13 @@ func (s store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 func (s store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
 	resp, err := s.lease.KeepAliveOnce(clientv3.WithRequireLeader(ctx), clientv3.LeaseID(lease))
 	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
-		return 0, nodelease.Header{}, nil
+		// clientv3 returns the answer with its header too, which tells
+		// whether the member that answered is behind the cluster.
+		var h nodelease.Header
+		if resp != nil {
+			h = header(resp.ResponseHeader)
+		}
+		return 0, h, nil
 	}
 	if err != nil {
 		return 0, nodelease.Header{}, err
