@@ -387,7 +387,7 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 	cluster := clusterID(t, srv)
 	var mu sync.Mutex
 	var lastMint time.Time
-	h := led.holderOf("first", first)
+	h := led.HolderOf("first", first)
 	firstDone := make(chan error, 1)
 	go func() {
 		for {
@@ -396,7 +396,7 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 				firstDone <- err
 				return
 			}
-			h.add(id)
+			h.Add(id)
 			mu.Lock()
 			lastMint = time.Now()
 			mu.Unlock()
@@ -420,7 +420,7 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 	expired := forging.Add(shortTTL)
 	second := acquireWhenFree(t, etcdnode.StoreOf(newClient(t, srv.endpoint)), takeOver(first, nil), 3*shortTTL)
 	took := time.Now()
-	led.holderOf("second", second).add(mint(t, second, 1000)...)
+	led.HolderOf("second", second).Add(mint(t, second, 1000)...)
 	var err error
 	select {
 	case err = <-firstDone:
@@ -439,7 +439,7 @@ func TestForgedKeepAlivesCannotRepeatIDs(t *testing.T) {
 	if past > lead+500*time.Millisecond {
 		t.Fatalf("the first node minted %v past its lease's end, more than the record's lead %v", past, lead)
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // TestStaleLeaseGoneIsNotBelieved: a keep-alive answered "the lease is

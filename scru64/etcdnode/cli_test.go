@@ -211,7 +211,7 @@ func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
 			}
 			ids = append(ids, id)
 		}
-		led.holder("killed run "+strconv.Itoa(run), uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
+		led.Holder("killed run "+strconv.Itoa(run), uint32(ids[0].NodeCtr()>>(24-size)), size).Add(ids...)
 	}
 	// Both node IDs stay held until the killed runs' leases expire (their
 	// TTL is 3 s); a run then takes the first one freed.
@@ -227,6 +227,6 @@ func TestCLIKilledMidStreamKeepsOrder(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	led.holder("run after the kills", uint32(ids[0].NodeCtr()>>(24-size)), size).add(ids...)
-	led.check(t)
+	led.Holder("run after the kills", uint32(ids[0].NodeCtr()>>(24-size)), size).Add(ids...)
+	led.Check(t)
 }

@@ -47,7 +47,7 @@ func TestFailoverToTheMajority(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			cfg := nodelease.Config{Prefix: "/failover/", TTL: steadyTTL}
 			before := acquire(t, open(), cfg)
-			mintingBefore := mintingEvery(before, led.holderOf(sc.name+": before", before), 1)
+			mintingBefore := mintingEvery(before, led.HolderOf(sc.name+": before", before), 1)
 			// The clients of the nodes that acquire during the trouble
 			// connect before it: a client that connects during it never
 			// gets through to the troubled member and leaves it out.
@@ -67,7 +67,7 @@ func TestFailoverToTheMajority(t *testing.T) {
 					t.Fatalf("Acquire %d, %v into the trouble: %v", i, time.Since(start).Round(time.Millisecond), err)
 				}
 				t.Cleanup(func() { closeSoon(n) })
-				during = append(during, mintingEvery(n, led.holderOf(sc.name+": during", n), 1))
+				during = append(during, mintingEvery(n, led.HolderOf(sc.name+": during", n), 1))
 			}
 			t.Logf("3 nodes acquired in %v", time.Since(start).Round(time.Millisecond))
 			time.Sleep(time.Until(start.Add(runFor)))
@@ -83,7 +83,7 @@ func TestFailoverToTheMajority(t *testing.T) {
 			}
 		})
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // TestCLIFailsOverToTheOtherMembers runs gen -etcd A,B,C against a

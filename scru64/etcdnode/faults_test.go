@@ -32,7 +32,7 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 		first := acquire(t, open(viaProxy), nodelease.Config{TTL: shortTTL})
 		key := recordKeyOf(nodelease.DefaultPrefix, first.NodeID())
 		held := px.addRule(&rule{match: recordTxn(key), action: hold, count: 1})
-		firstDone := minting(first, led.holderOf("first", first))
+		firstDone := minting(first, led.HolderOf("first", first))
 		held.waitMatched(t, 1, 10*time.Second)
 		time.Sleep(8 * time.Second) // minting goes on, under bounds written after the held one
 		if err := px.deliverHeld(held); err != nil {
@@ -43,9 +43,9 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 			t.Fatalf("first holder: %v, want ErrLeaseLost", err)
 		}
 		next := acquireWhenFree(t, open(srv.endpoint), takeOver(first, shifted(-5*time.Second)), 10*time.Second)
-		h := led.holderOf("next", next)
-		h.add(mint(t, next, 1000)...)
-		led.check(t)
+		h := led.HolderOf("next", next)
+		h.Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 
@@ -131,8 +131,8 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 		var wall steppedClock
 		var led ledger
 		n := acquire(t, open(viaProxy), nodelease.Config{Wall: wall.now, TTL: shortTTL})
-		h := led.holderOf("glitched", n)
-		h.add(mint(t, n, 10)...)
+		h := led.HolderOf("glitched", n)
+		h.Add(mint(t, n, 10)...)
 		wall.offset.Store(int64(24 * time.Hour))
 		time.Sleep(1500 * time.Millisecond)
 		wall.offset.Store(0)
@@ -142,7 +142,7 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 		if ahead := time.Until(record.Time()); ahead > 6*time.Second {
 			t.Fatalf("after a clock glitch with nothing minted the record is %v ahead of the clock", ahead)
 		}
-		h.add(mint(t, n, 10)...)
+		h.Add(mint(t, n, 10)...)
 		px.cut.Store(true) // a crash: the lease expires
 		waitDone(t, n, 2*shortTTL)
 		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 10*time.Second)
@@ -150,8 +150,8 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the next holder after the glitch: Generate = %v, %v", id, err)
 		}
-		led.holderOf("next", next).add(id)
-		led.check(t)
+		led.HolderOf("next", next).Add(id)
+		led.Check(t)
 	})
 }
 
@@ -255,7 +255,7 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 		srv := startServer(t)
 		var led ledger
 		n := acquire(t, open(srv.endpoint), nodelease.Config{})
-		h := led.holderOf("first", n)
+		h := led.HolderOf("first", n)
 		done := minting(n, h)
 		time.Sleep(500 * time.Millisecond)
 		backup := srv.backup() // the node rides out the short stop
@@ -271,13 +271,13 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 			t.Fatal("the node still mints after etcd went back to an old backup")
 		}
 		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
-		if record, _ := readRecord(t, newClient(t, srv.endpoint), key); record < h.max() {
-			t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
+		if record, _ := readRecord(t, newClient(t, srv.endpoint), key); record < h.Max() {
+			t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.Max())
 		}
 		closeSoon(n)
 		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 2*steadyTTL)
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 
@@ -295,7 +295,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 		n := acquire(t, open(viaProxy), nodelease.Config{})
 		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
 		px.addRule(&rule{match: recordTxn(key), action: duplicate, after: 6 * time.Second})
-		h := led.holderOf("first", n)
+		h := led.HolderOf("first", n)
 		var issued atomic.Uint64
 		stop := make(chan struct{})
 		minted := make(chan error, 1)
@@ -312,7 +312,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 					minted <- err
 					return
 				}
-				h.add(id)
+				h.Add(id)
 				issued.Store(uint64(id))
 				time.Sleep(100 * time.Microsecond)
 			}
@@ -336,8 +336,8 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 			t.Fatalf("the record after Close and the late copies: %v, want the last ID %v", record, last)
 		}
 		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
-		led.holderOf("next", next).add(mint(t, next, 100)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 100)...)
+		led.Check(t)
 	})
 }
 
@@ -357,7 +357,7 @@ func TestEtcdRestartWithItsData(t *testing.T) {
 		}
 		var done []<-chan error
 		for i, n := range nodes {
-			done = append(done, minting(n, led.holderOf("node "+strconv.Itoa(i), n)))
+			done = append(done, minting(n, led.HolderOf("node "+strconv.Itoa(i), n)))
 		}
 		for range 2 {
 			time.Sleep(time.Second)
@@ -372,9 +372,9 @@ func TestEtcdRestartWithItsData(t *testing.T) {
 				t.Errorf("node %d: %v", i, err)
 			}
 			next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, nil), 2*steadyTTL)
-			led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 1000)...)
+			led.HolderOf("next "+strconv.Itoa(i), next).Add(mint(t, next, 1000)...)
 		}
-		led.check(t)
+		led.Check(t)
 	})
 }
 
@@ -390,7 +390,7 @@ func TestWipedEtcdEndsTheOldHolder(t *testing.T) {
 		srv := startServer(t)
 		var led ledger
 		n := acquire(t, open(srv.endpoint), nodelease.Config{})
-		old := led.holderOf("old", n)
+		old := led.HolderOf("old", n)
 		done := minting(n, old)
 		time.Sleep(time.Second)
 		clusterBefore := clusterID(t, srv)
@@ -410,10 +410,10 @@ func TestWipedEtcdEndsTheOldHolder(t *testing.T) {
 		case <-time.After(steadyTTL):
 			t.Fatal("the old holder still mints a TTL after etcd lost its data")
 		}
-		time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
+		time.Sleep(time.Until(old.Max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
 		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 
@@ -441,7 +441,7 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 		px, viaProxy := startProxy(t, srv.endpoint)
 		var led ledger
 		n := acquire(t, open(viaProxy), nodelease.Config{TTL: shortTTL})
-		done := minting(n, led.holderOf("stalled", n))
+		done := minting(n, led.HolderOf("stalled", n))
 		time.Sleep(300 * time.Millisecond)
 		px.pause()
 		stalled := time.Now()
@@ -457,8 +457,8 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 		time.Sleep(shortTTL) // the lease expires unless a late keep-alive renewed it
 		px.resume()
 		next := acquireWhenFree(t, open(srv.endpoint), takeOver(n, shifted(-3*time.Second)), 3*shortTTL)
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 
@@ -475,7 +475,7 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 		n := acquire(t, open(viaProxy), nodelease.Config{})
 		key := recordKeyOf(nodelease.DefaultPrefix, n.NodeID())
 		lost := px.addRule(&rule{match: recordTxn(key), action: loseAnswer, count: 2})
-		h := led.holderOf("first", n)
+		h := led.HolderOf("first", n)
 		done := minting(n, h)
 		lost.waitMatched(t, 2, 20*time.Second)
 		time.Sleep(3 * time.Second) // the next write finds them
@@ -490,12 +490,12 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 		<-done
 		// The last ID may be one that Generate minted past the bound and
 		// dropped while the writes hung: never returned, above all that were.
-		if record, _ := readRecord(t, direct, key); record < h.max() || record > n.NodeSpec().NodePrev() {
-			t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.max(), n.NodeSpec().NodePrev())
+		if record, _ := readRecord(t, direct, key); record < h.Max() || record > n.NodeSpec().NodePrev() {
+			t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.Max(), n.NodeSpec().NodePrev())
 		}
 		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 

@@ -164,12 +164,12 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 		direct := newClient(t, srv.endpoint)
 		var led ledger
 		n := acquire(t, open(srv.endpoint), nodelease.Config{})
-		h := led.holderOf("first", n)
+		h := led.HolderOf("first", n)
 		ids, err := mintUntilStalled(t, n, 500*time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.add(ids...)
+		h.Add(ids...)
 
 		ctx := context.Background()
 		exceedQuota(t, direct)
@@ -185,7 +185,7 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 
 		// Minting goes on up to the bound, then stops with the error.
 		ids, err = mintUntilStalled(t, n, 10*time.Second)
-		h.add(ids...)
+		h.Add(ids...)
 		checkStall(t, "Generate", err, n, "database space exceeded")
 		t.Logf("Generate failed %v after NOSPACE", time.Since(full).Round(time.Millisecond))
 		if record, _ := readRecord(t, direct, recordKeyOf(nodelease.DefaultPrefix, n.NodeID())); len(ids) > 0 && ids[len(ids)-1] > record {
@@ -212,7 +212,7 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 		}
 		t.Logf("minting resumed %v after the alarm was disarmed", time.Since(freed).Round(time.Millisecond))
 		ids, err = mintUntilStalled(t, n, time.Second)
-		h.add(ids...)
+		h.Add(ids...)
 		if err != nil {
 			t.Fatalf("after the alarm was disarmed: %v", err)
 		}
@@ -220,8 +220,8 @@ func TestQuotaExceededStallsLoudly(t *testing.T) {
 			t.Fatal(err)
 		}
 		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 
@@ -237,7 +237,7 @@ func TestRefusedTransactionsStallLoudly(t *testing.T) {
 		px, viaProxy := startProxy(t, srv.endpoint)
 		var led ledger
 		n := acquire(t, open(viaProxy), nodelease.Config{})
-		h := led.holderOf("first", n)
+		h := led.HolderOf("first", n)
 		refuse := px.addRule(&rule{match: recordTxn(recordKeyOf(nodelease.DefaultPrefix, n.NodeID())), action: answerError,
 			code: 14, message: "upstream refused \x1b[31mthe write\x1b[0m\r\n"})
 		refused := time.Now()
@@ -245,7 +245,7 @@ func TestRefusedTransactionsStallLoudly(t *testing.T) {
 		checkStall(t, "Stalled", stall, n, "upstream refused")
 		t.Logf("Stalled after %v: %v", time.Since(refused).Round(time.Millisecond), stall)
 		ids, err := mintUntilStalled(t, n, 10*time.Second)
-		h.add(ids...)
+		h.Add(ids...)
 		checkStall(t, "Generate", err, n, "upstream refused")
 		// Failed writes are retried, but not faster than the backoff
 		// allows: three in a row, a few times a second at first, then
@@ -267,7 +267,7 @@ func TestRefusedTransactionsStallLoudly(t *testing.T) {
 			}
 		}
 		ids, err = mintUntilStalled(t, n, time.Second)
-		h.add(ids...)
+		h.Add(ids...)
 		if err != nil {
 			t.Fatalf("after the proxy let writes through: %v", err)
 		}
@@ -275,8 +275,8 @@ func TestRefusedTransactionsStallLoudly(t *testing.T) {
 			t.Fatal(err)
 		}
 		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
-		led.holderOf("next", next).add(mint(t, next, 1000)...)
-		led.check(t)
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
 	})
 }
 

@@ -63,7 +63,7 @@ func TestLostAcquireAnswerLeavesNoStrayHolder(t *testing.T) {
 	var led ledger
 	// An earlier holder's record, which the node must continue after.
 	first := r.acquire(t)
-	led.holderOf("first", first).add(mint(t, first, 100)...)
+	led.HolderOf("first", first).Add(mint(t, first, 100)...)
 	if err := first.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +73,11 @@ func TestLostAcquireAnswerLeavesNoStrayHolder(t *testing.T) {
 	if held := r.keysOf(t, n.LeaseID()); n.NodeID() != 0 || !slices.Equal(held, []string{holderKey(pgnode.DefaultRealm, 0)}) {
 		t.Fatalf("after a lost answer, the node took node ID %d and its lease holds %q; want node ID 0 alone", n.NodeID(), held)
 	}
-	led.holderOf("after a lost answer", n).add(mint(t, n, 100)...)
+	led.HolderOf("after a lost answer", n).Add(mint(t, n, 100)...)
 	if err := n.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // TestGarbageInTheTablesIsBadData writes rows that no node wrote where a
@@ -174,7 +174,7 @@ func TestForgedRenewalsCannotRepeatIDs(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var lastMint time.Time
-	hf := led.holderOf("first", first)
+	hf := led.HolderOf("first", first)
 	firstDone := make(chan error, 1)
 	go func() {
 		for {
@@ -183,7 +183,7 @@ func TestForgedRenewalsCannotRepeatIDs(t *testing.T) {
 				firstDone <- err
 				return
 			}
-			hf.add(id)
+			hf.Add(id)
 			mu.Lock()
 			lastMint = time.Now()
 			mu.Unlock()
@@ -202,7 +202,7 @@ func TestForgedRenewalsCannotRepeatIDs(t *testing.T) {
 	expired := forging.Add(shortTTL)
 	second := r.acquireWhenFree(t, 3*shortTTL, takeOver(first, nil)...)
 	took := time.Now()
-	led.holderOf("second", second).add(mint(t, second, 1000)...)
+	led.HolderOf("second", second).Add(mint(t, second, 1000)...)
 	select {
 	case err = <-firstDone:
 	case <-time.After(10 * time.Second):
@@ -218,5 +218,5 @@ func TestForgedRenewalsCannotRepeatIDs(t *testing.T) {
 	if past > lead+500*time.Millisecond {
 		t.Fatalf("the first node minted %v past its lease's end, more than the record's lead %v", past, lead)
 	}
-	led.check(t)
+	led.Check(t)
 }

@@ -40,7 +40,7 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 	var led ledger
 	first := r.via(t, px, "first").acquire(t, pgnode.WithTTL(shortTTL))
 	held := px.addRule(&rule{match: writesRecord(first.NodeID()), action: hold, count: 1})
-	firstDone := minting(first, led.holderOf("first", first))
+	firstDone := minting(first, led.HolderOf("first", first))
 	held.waitMatched(t, 1, 10*time.Second)
 	time.Sleep(8 * time.Second) // minting goes on, under bounds written after the held one
 	if err := px.deliverHeld(held); err != nil {
@@ -51,8 +51,8 @@ func TestLateRecordWriteCannotLowerTheRecord(t *testing.T) {
 		t.Fatalf("first holder: %v, want ErrLeaseLost", err)
 	}
 	next := r.acquireWhenFree(t, 10*time.Second, takeOver(first, shifted(-5*time.Second))...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestFailedAcquireLeavesTheRecord: Acquire's first write of the record is
@@ -147,8 +147,8 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 	var wall steppedClock
 	var led ledger
 	n := r.via(t, px, "glitched").acquire(t, pgnode.WithClock(wall.now), pgnode.WithTTL(shortTTL))
-	h := led.holderOf("glitched", n)
-	h.add(mint(t, n, 10)...)
+	h := led.HolderOf("glitched", n)
+	h.Add(mint(t, n, 10)...)
 	wall.offset.Store(int64(24 * time.Hour))
 	time.Sleep(1500 * time.Millisecond)
 	wall.offset.Store(0)
@@ -157,7 +157,7 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 	if ahead := time.Until(record.Time()); ahead > 6*time.Second {
 		t.Fatalf("after a clock glitch with nothing minted the record is %v ahead of the clock", ahead)
 	}
-	h.add(mint(t, n, 10)...)
+	h.Add(mint(t, n, 10)...)
 	px.cut.Store(true) // a crash: the lease expires
 	waitDone(t, n, 2*shortTTL)
 	next := r.acquireWhenFree(t, 10*time.Second, takeOver(n, nil)...)
@@ -165,8 +165,8 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the next holder after the glitch: Generate = %v, %v", id, err)
 	}
-	led.holderOf("next", next).add(id)
-	led.check(t)
+	led.HolderOf("next", next).Add(id)
+	led.Check(t)
 }
 
 // writeFarRecord makes node ID 0 of a realm of size 8 look as if its last
@@ -270,7 +270,7 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 	r := newRealm(t, c.dsn())
 	var led ledger
 	n := r.acquire(t, pgnode.WithTTL(longTTL))
-	h := led.holderOf("first", n)
+	h := led.HolderOf("first", n)
 	done := minting(n, h)
 	time.Sleep(500 * time.Millisecond)
 	backup := c.backup() // the node rides out the short stop
@@ -285,13 +285,13 @@ func TestRestoredBackupStopsTheNode(t *testing.T) {
 	case <-time.After(2 * longTTL):
 		t.Fatal("the node still mints after the server went back to an old backup")
 	}
-	if record, _ := r.record(t, n.NodeID()); record < h.max() {
-		t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.max())
+	if record, _ := r.record(t, n.NodeID()); record < h.Max() {
+		t.Fatalf("the record %v was left below the node's IDs (up to %v)", record, h.Max())
 	}
 	closeSoon(n)
 	next := r.acquireWhenFree(t, 2*longTTL, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // longTTL is the TTL of the nodes that must ride out a server's downtime
@@ -313,7 +313,7 @@ func TestRestoredBackupOlderThanTheNodeStopsIt(t *testing.T) {
 	backup := c.backup()
 	px, _ := startProxy(t, c.addr())
 	n := r.via(t, px, "restored").acquire(t, pgnode.WithTTL(longTTL))
-	done := minting(n, &holder{l: new(ledger)})
+	done := minting(n, new(ledger).HolderOf("restored", n))
 	time.Sleep(3 * time.Second) // a few writes of the record
 	px.addRule(&rule{match: calls("keep_alive"), action: hold})
 	c.restore(backup)
@@ -341,7 +341,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 	var led ledger
 	n := r.via(t, px, "duplicated").acquire(t)
 	dup := px.addRule(&rule{match: writesRecord(n.NodeID()), action: duplicate, after: 6 * time.Second})
-	h := led.holderOf("first", n)
+	h := led.HolderOf("first", n)
 	var issued atomic.Uint64
 	stop := make(chan struct{})
 	minted := make(chan error, 1)
@@ -358,7 +358,7 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 				minted <- err
 				return
 			}
-			h.add(id)
+			h.Add(id)
 			issued.Store(uint64(id))
 			time.Sleep(100 * time.Microsecond)
 		}
@@ -386,8 +386,8 @@ func TestDuplicatedRecordWritesCannotMoveTheRecord(t *testing.T) {
 	}
 	t.Logf("%d writes of the record, each delivered again 6 s later", copies)
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 100)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 100)...)
+	led.Check(t)
 }
 
 // TestServerRestartWithItsData restarts the server on its data twice while
@@ -406,7 +406,7 @@ func TestServerRestartWithItsData(t *testing.T) {
 	nodes := []*pgnode.Node{r.acquire(t), r.via(t, px, "delayed").acquire(t)}
 	var done []<-chan error
 	for i, n := range nodes {
-		done = append(done, minting(n, led.holderOf("node "+strconv.Itoa(i), n)))
+		done = append(done, minting(n, led.HolderOf("node "+strconv.Itoa(i), n)))
 	}
 	time.Sleep(time.Second)
 	c.restart()
@@ -425,9 +425,9 @@ func TestServerRestartWithItsData(t *testing.T) {
 			t.Errorf("node %d: %v", i, err)
 		}
 		next := r.acquireWhenFree(t, 2*steadyTTL, takeOver(n, nil)...)
-		led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 1000)...)
+		led.HolderOf("next "+strconv.Itoa(i), next).Add(mint(t, next, 1000)...)
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // TestWipedSchemaEndsTheOldHolder drops the schema and sets it up anew
@@ -443,7 +443,7 @@ func TestWipedSchemaEndsTheOldHolder(t *testing.T) {
 	r := newRealm(t, dsn)
 	var led ledger
 	n := r.acquire(t)
-	old := led.holderOf("old", n)
+	old := led.HolderOf("old", n)
 	done := minting(n, old)
 	time.Sleep(time.Second)
 	execOn(t, dsn, "DROP SCHEMA "+pgx.Identifier{r.schema}.Sanitize()+" CASCADE")
@@ -460,10 +460,10 @@ func TestWipedSchemaEndsTheOldHolder(t *testing.T) {
 	case <-time.After(steadyTTL):
 		t.Fatal("the old holder still mints a TTL after the database lost its rows")
 	}
-	time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
+	time.Sleep(time.Until(old.Max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestStalledLinkFailsClosedThenHandsOver stalls the link between a node
@@ -478,7 +478,7 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 	px, _ := startProxy(t, hostOf(t, dsn))
 	var led ledger
 	n := r.via(t, px, "stalled").acquire(t, pgnode.WithTTL(shortTTL))
-	done := minting(n, led.holderOf("stalled", n))
+	done := minting(n, led.HolderOf("stalled", n))
 	time.Sleep(300 * time.Millisecond)
 	px.pause()
 	stalled := time.Now()
@@ -494,8 +494,8 @@ func TestStalledLinkFailsClosedThenHandsOver(t *testing.T) {
 	time.Sleep(shortTTL) // the lease expires unless a late keep-alive renewed it
 	px.resume()
 	next := r.acquireWhenFree(t, 3*shortTTL, takeOver(n, shifted(-3*time.Second))...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestLostAnswersOfBoundWritesAreAdopted: two writes of the record in a
@@ -511,7 +511,7 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 	var led ledger
 	n := r.via(t, px, "lost-answers").acquire(t)
 	lost := px.addRule(&rule{match: writesRecord(n.NodeID()), action: loseAnswer, count: 2})
-	h := led.holderOf("first", n)
+	h := led.HolderOf("first", n)
 	done := minting(n, h)
 	lost.waitMatched(t, 2, 20*time.Second)
 	time.Sleep(3 * time.Second) // the next write finds them
@@ -526,12 +526,12 @@ func TestLostAnswersOfBoundWritesAreAdopted(t *testing.T) {
 	<-done
 	// The last ID may be one that Generate minted past the bound and
 	// dropped while the writes hung: never returned, above all that were.
-	if record, _ := r.record(t, n.NodeID()); record < h.max() || record > n.NodeSpec().NodePrev() {
-		t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.max(), n.NodeSpec().NodePrev())
+	if record, _ := r.record(t, n.NodeID()); record < h.Max() || record > n.NodeSpec().NodePrev() {
+		t.Fatalf("record after Close = %v, want the last ID: at least %v, at most %v", record, h.Max(), n.NodeSpec().NodePrev())
 	}
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestCloseIsBoundedByItsContext: behind a partition, Close returns as soon

@@ -4,105 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/fastid/scru128/internal/nodelease/leasetest"
 	"github.com/fastid/scru128/scru64"
 	"github.com/fastid/scru128/scru64/pgnode"
 )
 
-// ledger records every ID minted in a scenario, by holder, to check the two
-// promises of the fleet: no ID is issued twice, and each holder of a node
-// ID mints strictly above every earlier holder of it.
-type ledger struct {
-	mu      sync.Mutex
-	holders []*holder // in the order they took their node IDs
-}
+// ledger records every ID a scenario minted, by holder, and checks that
+// none was issued twice and that each holder of a node ID minted above the
+// ones before it (see leasetest.Ledger).
+type ledger = leasetest.Ledger
 
 // holder is one tenure of a node ID: a Node from Acquire to its end.
-type holder struct {
-	name   string
-	nodeID uint32
-	size   uint8
-	ids    []scru64.ID
-	l      *ledger
-}
-
-// holderOf starts the record of a Node's tenure. Call it once the node
-// has its node ID and before a later holder of the same node ID can have
-// it.
-func (l *ledger) holderOf(name string, n *pgnode.Node) *holder {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	h := &holder{name: name, nodeID: n.NodeID(), size: n.NodeIDSize(), l: l}
-	l.holders = append(l.holders, h)
-	return h
-}
-
-func (h *holder) add(ids ...scru64.ID) {
-	h.l.mu.Lock()
-	h.ids = append(h.ids, ids...)
-	h.l.mu.Unlock()
-}
-
-// max returns the largest ID h minted so far, or 0.
-func (h *holder) max() scru64.ID {
-	h.l.mu.Lock()
-	defer h.l.mu.Unlock()
-	if len(h.ids) == 0 {
-		return 0
-	}
-	return slices.Max(h.ids)
-}
-
-// check fails the test if an ID was issued twice, if an ID carries another
-// node ID than its holder's, or if a holder of a node ID minted an ID not
-// above every ID of the holders before it.
-func (l *ledger) check(t testing.TB) {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var all []scru64.ID
-	prevMax := map[uint32]scru64.ID{}
-	prevName := map[uint32]string{}
-	for _, h := range l.holders {
-		if len(h.ids) == 0 {
-			continue
-		}
-		low, high := slices.Min(h.ids), slices.Max(h.ids)
-		for _, id := range h.ids {
-			if got := id.NodeCtr() >> (24 - h.size); got != h.nodeID {
-				t.Errorf("%s (node ID %d) issued %v, which carries node ID %d", h.name, h.nodeID, id, got)
-				return
-			}
-		}
-		if last, ok := prevMax[h.nodeID]; ok && low <= last {
-			t.Errorf("%s, holder of node ID %d after %s, minted %v, not above %s's %v",
-				h.name, h.nodeID, prevName[h.nodeID], low, prevName[h.nodeID], last)
-		}
-		prevMax[h.nodeID], prevName[h.nodeID] = max(prevMax[h.nodeID], high), h.name
-		all = append(all, h.ids...)
-	}
-	slices.Sort(all)
-	dups := 0
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			dups++
-		}
-	}
-	if dups > 0 {
-		t.Errorf("%d of %d IDs were issued twice", dups, len(all))
-	}
-	if t.Failed() {
-		return
-	}
-	t.Logf("ledger: %d IDs from %d holders, each unique, holders in order", len(all), len(l.holders))
-}
+type holder = leasetest.Holder
 
 // minting mints from n into h in the background until n is done, pausing
 // briefly every 64 IDs so that the loop leaves a core for the server, and
@@ -114,28 +33,7 @@ func minting(n *pgnode.Node, h *holder) <-chan error { return mintingEvery(n, h,
 // mintingEvery is minting that pauses every batch IDs: 1 for a node that
 // must mint on for a while without taking a core from the server.
 func mintingEvery(n *pgnode.Node, h *holder, batch int) <-chan error {
-	done := make(chan error, 1)
-	go func() {
-		ids := make([]scru64.ID, 0, batch)
-		for {
-			id, err := n.Generate()
-			if errors.Is(err, pgnode.ErrStalled) {
-				time.Sleep(10 * time.Millisecond)
-				continue
-			}
-			if err != nil {
-				h.add(ids...)
-				done <- err
-				return
-			}
-			if ids = append(ids, id); len(ids) == cap(ids) {
-				h.add(ids...)
-				ids = ids[:0]
-				time.Sleep(time.Millisecond)
-			}
-		}
-	}()
-	return done
+	return leasetest.Minting(n.Generate, h, batch, pgnode.ErrStalled)
 }
 
 // shortTTL is the lease TTL of the tests that wait for a lease to be lost

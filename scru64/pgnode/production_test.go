@@ -165,7 +165,7 @@ func TestThroughPgBouncerInTransactionMode(t *testing.T) {
 	}
 	var done []<-chan error
 	for i, n := range fleet {
-		done = append(done, minting(n, led.holderOf("node "+strconv.Itoa(i), n)))
+		done = append(done, minting(n, led.HolderOf("node "+strconv.Itoa(i), n)))
 	}
 	time.Sleep(3 * time.Second)
 	for i, n := range fleet {
@@ -176,9 +176,9 @@ func TestThroughPgBouncerInTransactionMode(t *testing.T) {
 			t.Errorf("node %d: %v", i, err)
 		}
 		next := r.acquire(t, takeOver(n, nil)...)
-		led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 100)...)
+		led.HolderOf("next "+strconv.Itoa(i), next).Add(mint(t, next, 100)...)
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // newRole creates a login role (trusted: the test servers trust loopback)
@@ -251,13 +251,13 @@ func TestFleetRoleLeasesAndNothingMore(t *testing.T) {
 	fleet := realm{db: newPool(t, roleDSN, "fleet"), schema: owner.schema}
 	var led ledger
 	n := fleet.acquire(t)
-	led.holderOf("fleet", n).add(mint(t, n, 1000)...)
+	led.HolderOf("fleet", n).Add(mint(t, n, 1000)...)
 	if err := n.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	next := fleet.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 
 	ctx := context.Background()
 	s := pgx.Identifier{owner.schema}.Sanitize()
@@ -393,7 +393,7 @@ func TestTimeoutsSetByTheDBA(t *testing.T) {
 	fleet := realm{db: newPool(t, roleDSN, "fleet"), schema: owner.schema}
 	var led ledger
 	n := fleet.acquire(t)
-	h := led.holderOf("fleet", n)
+	h := led.HolderOf("fleet", n)
 	done := minting(n, h)
 
 	ctx := context.Background()
@@ -443,8 +443,8 @@ func TestTimeoutsSetByTheDBA(t *testing.T) {
 	}
 	<-done
 	next := fleet.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 100)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 100)...)
+	led.Check(t)
 }
 
 // TestIdentityWhereTheServerHidesIt: where the functions' owner may not
@@ -479,11 +479,11 @@ func TestIdentityWhereTheServerHidesIt(t *testing.T) {
 	}
 	var led ledger
 	n := r.acquire(t)
-	led.holderOf("first", n).add(mint(t, n, 100)...)
+	led.HolderOf("first", n).Add(mint(t, n, 100)...)
 	if err := n.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 100)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 100)...)
+	led.Check(t)
 }

@@ -54,7 +54,7 @@ func TestHedgedRenewalsOfOneLease(t *testing.T) {
 	var led ledger
 	n := r.via(t, px, "slow-renewals").acquire(t)
 	slowRenewals := px.addRule(&rule{match: calls("keep_alive"), action: slow, after: time.Second})
-	done := mintingEvery(n, led.holderOf("slow renewals", n), 1)
+	done := mintingEvery(n, led.HolderOf("slow renewals", n), 1)
 	time.Sleep(3 * steadyTTL / 2)
 	select {
 	case err := <-done:
@@ -73,8 +73,8 @@ func TestHedgedRenewalsOfOneLease(t *testing.T) {
 	}
 	<-done
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 100)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 100)...)
+	led.Check(t)
 }
 
 // TestShortPausesAreRiddenOut pauses the link between a node and the
@@ -111,7 +111,7 @@ func TestShortPausesAreRiddenOut(t *testing.T) {
 	if held := r.keysOf(t, n.LeaseID()); !slices.Equal(held, []string{holderKey(pgnode.DefaultRealm, n.NodeID())}) {
 		t.Fatalf("node ID %d, and its lease holds %q", n.NodeID(), held)
 	}
-	done := mintingEvery(n, led.holderOf("paused", n), 1)
+	done := mintingEvery(n, led.HolderOf("paused", n), 1)
 	for range 2 {
 		time.Sleep(time.Second)
 		px.pause()
@@ -129,8 +129,8 @@ func TestShortPausesAreRiddenOut(t *testing.T) {
 	}
 	<-done
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 100)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 100)...)
+	led.Check(t)
 }
 
 // TestCloseRetriesLostAnswers: Close's write of the record and its

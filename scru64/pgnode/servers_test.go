@@ -29,7 +29,7 @@ func TestTerminatedBackendsAreRiddenOut(t *testing.T) {
 	victim := r.on(t, dsn, app)
 	var led ledger
 	n := victim.acquire(t, pgnode.WithTTL(longTTL))
-	h := led.holderOf("victim", n)
+	h := led.HolderOf("victim", n)
 	done := minting(n, h)
 	ended := 0
 	for range 5 {
@@ -50,9 +50,9 @@ func TestTerminatedBackendsAreRiddenOut(t *testing.T) {
 	if ended == 0 {
 		t.Fatal("no backend of the node was found to end")
 	}
-	before := h.max()
+	before := h.Max()
 	time.Sleep(100 * time.Millisecond)
-	if h.max() == before {
+	if h.Max() == before {
 		t.Fatal("the node no longer mints")
 	}
 	t.Logf("%d backends ended; the node minted on", ended)
@@ -61,8 +61,8 @@ func TestTerminatedBackendsAreRiddenOut(t *testing.T) {
 	}
 	<-done
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestFailoverToALaggingReplicaStopsTheNode: a node mints against a
@@ -80,7 +80,7 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 	px, _ := startProxy(t, primary.addr()) // the address the fleet knows the primary by
 	var led ledger
 	n := r.via(t, px, "fleet").acquire(t, pgnode.WithTTL(longTTL))
-	old := led.holderOf("old", n)
+	old := led.HolderOf("old", n)
 	done := minting(n, old)
 	time.Sleep(time.Second)
 	replica.stop() // from here on, it lags
@@ -100,11 +100,11 @@ func TestFailoverToALaggingReplicaStopsTheNode(t *testing.T) {
 	case <-time.After(2 * longTTL):
 		t.Fatal("the node still mints against a promoted replica that lacks its last commits")
 	}
-	time.Sleep(time.Until(old.max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
+	time.Sleep(time.Until(old.Max().Time().Add(300 * time.Millisecond))) // past the old holder's last tick
 	promoted := r.via(t, px, "after failover")
 	next := promoted.acquireWhenFree(t, 3*steadyTTL, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestAnotherClusterAnswersStopsTheNode: the address a node knows its
@@ -163,12 +163,12 @@ func TestSkewedClocksHandOver(t *testing.T) {
 		px, _ := startProxy(t, hostOf(t, dsn))
 		opts := []pgnode.Option{pgnode.WithNodeIDSize(1), pgnode.WithNodeID(0), pgnode.WithClock(c.now), pgnode.WithTTL(shortTTL)}
 		n := r.via(t, px, c.name).acquireWhenFree(t, 3*shortTTL, opts...)
-		h := led.holderOf(c.name, n)
+		h := led.HolderOf(c.name, n)
 		start := time.Now()
 		if id, err := n.Generate(); err != nil {
 			t.Fatalf("%s: the first Generate: %v", c.name, err)
 		} else {
-			h.add(id)
+			h.Add(id)
 		}
 		if d := time.Since(start); d > 500*time.Millisecond {
 			t.Errorf("%s: the first Generate took %v", c.name, d)
@@ -186,7 +186,7 @@ func TestSkewedClocksHandOver(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // TestChurn runs 200 Acquire/Close cycles on one realm from four
@@ -223,14 +223,14 @@ func TestChurn(t *testing.T) {
 					continue
 				}
 				acquired.Store(name, n.NodeID())
-				h := led.holderOf(name, n)
+				h := led.HolderOf(name, n)
 				for range 20 {
 					id, err := n.Generate()
 					if err != nil {
 						t.Errorf("%s: %v", name, err)
 						return
 					}
-					h.add(id)
+					h.Add(id)
 				}
 				if err := n.Close(context.Background()); err != nil {
 					t.Errorf("%s: Close: %v", name, err)
@@ -269,9 +269,9 @@ func TestChurn(t *testing.T) {
 	// ID starts above every ID.
 	for id := uint32(0); id < 8; id++ {
 		n := r.acquire(t, pgnode.WithNodeIDSize(3), pgnode.WithNodeID(id))
-		led.holderOf("last of "+strconv.Itoa(int(id)), n).add(mint(t, n, 10)...)
+		led.HolderOf("last of "+strconv.Itoa(int(id)), n).Add(mint(t, n, 10)...)
 	}
-	led.check(t)
+	led.Check(t)
 }
 
 // libfaketime returns the path of libfaketime's library, or skips the test
@@ -317,7 +317,7 @@ func TestServerClockSteppedForward(t *testing.T) {
 	}
 	var led ledger
 	first := r.acquire(t)
-	h := led.holderOf("first", first)
+	h := led.HolderOf("first", first)
 	done := minting(first, h)
 	time.Sleep(time.Second)
 	if err := os.WriteFile(offset, []byte("+1h\n"), 0o644); err != nil {
@@ -331,7 +331,7 @@ func TestServerClockSteppedForward(t *testing.T) {
 	stepped := time.Now()
 	next := r.acquireWhenFree(t, steadyTTL, takeOver(first, nil)...)
 	took := time.Since(stepped)
-	hn := led.holderOf("next", next)
+	hn := led.HolderOf("next", next)
 	nextDone := minting(next, hn)
 	select {
 	case err := <-done:
@@ -347,5 +347,5 @@ func TestServerClockSteppedForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-nextDone
-	led.check(t)
+	led.Check(t)
 }

@@ -136,12 +136,12 @@ func TestLockedKeysTableStallsLoudly(t *testing.T) {
 	if err := n.Stalled(); err != nil {
 		t.Fatalf("Stalled before any failure: %v", err)
 	}
-	h := led.holderOf("first", n)
+	h := led.HolderOf("first", n)
 	ids, err := mintUntilStalled(t, n, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.add(ids...)
+	h.Add(ids...)
 
 	ctx := context.Background()
 	dba, err := pgx.Connect(ctx, dsn)
@@ -167,7 +167,7 @@ func TestLockedKeysTableStallsLoudly(t *testing.T) {
 
 	// Minting goes on up to the bound, then stops with the error.
 	ids, err = mintUntilStalled(t, n, 10*time.Second)
-	h.add(ids...)
+	h.Add(ids...)
 	checkStall(t, "Generate", err, n, "canceling statement due to lock timeout", "55P03")
 	t.Logf("Generate failed %v after the lock", time.Since(locked).Round(time.Millisecond))
 	var value string
@@ -195,7 +195,7 @@ func TestLockedKeysTableStallsLoudly(t *testing.T) {
 	waitUnstalled(t, n, 5*time.Second)
 	t.Logf("minting resumed %v after the lock was released", time.Since(released).Round(time.Millisecond))
 	ids, err = mintUntilStalled(t, n, time.Second)
-	h.add(ids...)
+	h.Add(ids...)
 	if err != nil {
 		t.Fatalf("after the lock was released: %v", err)
 	}
@@ -203,8 +203,8 @@ func TestLockedKeysTableStallsLoudly(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := fleet.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestRefusedRecordWritesStallLoudly puts a proxy between a node and the
@@ -221,7 +221,7 @@ func TestRefusedRecordWritesStallLoudly(t *testing.T) {
 	px, _ := startProxy(t, hostOf(t, dsn))
 	var led ledger
 	n := r.via(t, px, "refused").acquire(t)
-	h := led.holderOf("first", n)
+	h := led.HolderOf("first", n)
 	refuse := px.addRule(&rule{match: writesRecord(n.NodeID()), action: answerError,
 		code: "53100", message: "could not extend file \"base/5/16384\": No space left on device\x1b[31m\r\n"})
 	refused := time.Now()
@@ -229,7 +229,7 @@ func TestRefusedRecordWritesStallLoudly(t *testing.T) {
 	checkStall(t, "Stalled", stall, n, "No space left on device", "53100")
 	t.Logf("Stalled after %v: %v", time.Since(refused).Round(time.Millisecond), stall)
 	ids, err := mintUntilStalled(t, n, 10*time.Second)
-	h.add(ids...)
+	h.Add(ids...)
 	checkStall(t, "Generate", err, n, "No space left on device", "53100")
 	// Failed writes are retried, but not faster than the backoff allows:
 	// three in a row, a few times a second at first, then every 2 s.
@@ -241,7 +241,7 @@ func TestRefusedRecordWritesStallLoudly(t *testing.T) {
 	px.removeRule(refuse)
 	waitUnstalled(t, n, 5*time.Second)
 	ids, err = mintUntilStalled(t, n, time.Second)
-	h.add(ids...)
+	h.Add(ids...)
 	if err != nil {
 		t.Fatalf("after the proxy let writes through: %v", err)
 	}
@@ -249,8 +249,8 @@ func TestRefusedRecordWritesStallLoudly(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := r.acquire(t, takeOver(n, nil)...)
-	led.holderOf("next", next).add(mint(t, next, 1000)...)
-	led.check(t)
+	led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+	led.Check(t)
 }
 
 // TestFleetStallsThroughPgBouncer: a fleet of six nodes through PgBouncer
@@ -276,7 +276,7 @@ func TestFleetStallsThroughPgBouncer(t *testing.T) {
 	for i := range nodes {
 		n := fleet.acquire(t)
 		fleetNodes = append(fleetNodes, n)
-		done = append(done, mintingEvery(n, led.holderOf("node "+strconv.Itoa(i), n), 1))
+		done = append(done, mintingEvery(n, led.HolderOf("node "+strconv.Itoa(i), n), 1))
 	}
 	ctx := context.Background()
 	dba, err := pgx.Connect(ctx, dsn)
@@ -331,7 +331,7 @@ func TestFleetStallsThroughPgBouncer(t *testing.T) {
 			t.Errorf("node %d: %v", i, err)
 		}
 		next := fleet.acquire(t, takeOver(n, nil)...)
-		led.holderOf("next "+strconv.Itoa(i), next).add(mint(t, next, 100)...)
+		led.HolderOf("next "+strconv.Itoa(i), next).Add(mint(t, next, 100)...)
 	}
-	led.check(t)
+	led.Check(t)
 }
