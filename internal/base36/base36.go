@@ -47,8 +47,9 @@ const (
 
 // Compile-time checks of the bounds the code relies on: each converts to
 // uint64 a number that turns negative, and so fails the build, if its bound
-// stops holding (uint64, not uint: 2^64-1 overflows a 32-bit uint). The tables need none: their types ([Radix2]uint16 and
-// [256]byte) fit every index the code can form.
+// stops holding (uint64, not uint: 2^64-1 overflows a 32-bit uint). The
+// tables need none: their types ([Radix2]uint16 and [256]byte) fit every
+// index the code can form.
 const (
 	// The alphabet has one digit for each value below 36.
 	_ = uint64(len(Alphabet) - 36)

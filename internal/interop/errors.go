@@ -193,7 +193,7 @@ type Ambiguity struct {
 // quotes the input (its digits are the decimal reading's, padded with
 // zeros to the form's length) and names both readings:
 //
-//	ulidflake: "3774874268538" is valid in 2 forms, so read as none: as text, ID 3774874268538 (integer 3718997170702129250); as decimal digits, ID 00003DVM0MCVT (integer 3774874268538); scan into a string for Parse, or into an int64, to choose
+//	ulidflake: "3774874268538" is valid in 2 forms, so read as none: as text, ID 3774874268538 (integer 3718997170769368168); as decimal digits, ID 00003DVM0MCVT (integer 3774874268538); scan into a string for Parse, or into an int64, to choose
 func AmbiguousText(l *Layout, a Ambiguity) string {
 	form, width, choose := "text", l.TextLen, "scan into a string for Parse, or into an int64, to choose"
 	if a.Binary {
