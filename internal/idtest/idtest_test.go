@@ -3,6 +3,7 @@ package idtest
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 )
@@ -106,4 +107,91 @@ func TestRealTimeOrder(t *testing.T) {
 			t.Errorf("%s: RealTimeOrder = %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
+}
+
+// TestExploreBounded checks the explorer against a plain enumeration: calls
+// that pause a given number of times, run through every schedule, and
+// through those of at most 0, 1 and 2 preemptions. Each schedule must come
+// once, and the counts must be the enumeration's.
+func TestExploreBounded(t *testing.T) {
+	pauses := []int{1, 2, 2}
+	for _, bound := range []int{-1, 0, 1, 2} {
+		seen := map[string]bool{}
+		n := ExploreBounded(t, bound, func(s *Sched) []func() (int, error) {
+			calls := make([]func() (int, error), len(pauses))
+			for i, p := range pauses {
+				calls[i] = func() (int, error) {
+					for range p {
+						s.Pause()
+					}
+					return i, nil
+				}
+			}
+			return calls
+		}, func(t testing.TB, r *Run[int]) {
+			key := fmt.Sprint(r.Schedule)
+			if seen[key] {
+				t.Errorf("bound %d: schedule %s explored twice", bound, key)
+			}
+			seen[key] = true
+			if got := preemptions(r.Schedule, pauses); bound >= 0 && got > bound {
+				t.Errorf("bound %d: schedule %s has %d preemptions", bound, key, got)
+			}
+		})
+		if want := countSchedules(pauses, bound); n != want {
+			t.Errorf("bound %d: %d schedules, want %d", bound, n, want)
+		}
+	}
+}
+
+// countSchedules counts, by plain enumeration, the orders of the calls'
+// segments (a call that pauses p times runs in p+1 segments) that preempt
+// a call at most bound times (any number if bound is negative): a switch
+// away from a call that has segments left.
+func countSchedules(pauses []int, bound int) int {
+	left := make([]int, len(pauses))
+	for i, p := range pauses {
+		left[i] = p + 1
+	}
+	var count func(last, preempted int) int
+	count = func(last, preempted int) int {
+		if bound >= 0 && preempted > bound {
+			return 0
+		}
+		n, done := 0, true
+		for c := range left {
+			if left[c] == 0 {
+				continue
+			}
+			done = false
+			p := preempted
+			if last >= 0 && c != last && left[last] > 0 {
+				p++
+			}
+			left[c]--
+			n += count(c, p)
+			left[c]++
+		}
+		if done {
+			return 1
+		}
+		return n
+	}
+	return count(-1, 0)
+}
+
+// preemptions counts the preemptions of a schedule of the calls.
+func preemptions(schedule []int, pauses []int) int {
+	left := make([]int, len(pauses))
+	for i, p := range pauses {
+		left[i] = p + 1
+	}
+	n := 0
+	for i, c := range schedule {
+		if i > 0 && c != schedule[i-1] && left[schedule[i-1]] > 0 {
+			n++
+		}
+		left[c]--
+	}
+	return n
 }

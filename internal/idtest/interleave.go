@@ -36,24 +36,57 @@ func (r *Run[T]) Before(a, b int) bool { return r.Finish[a] < r.Start[b] }
 // schedule. A call that blocks anywhere but in pause stalls the schedule,
 // and Explore fails the test after a minute.
 //
+// Each call runs on from a pause before the others are tried there, so
+// the first schedule runs the calls one after another, and the search
+// meets schedules in the order of how often they preempt a call (see
+// [ExploreBounded]).
+//
 // It returns the number of schedules run.
 func Explore[T any](t testing.TB, setup func(s *Sched) []func() (T, error), check func(t testing.TB, r *Run[T])) int {
+	t.Helper()
+	return ExploreBounded(t, -1, setup, check)
+}
+
+// ExploreBounded is [Explore] limited to the schedules that preempt a call
+// at most bound times (every schedule if bound is negative). A preemption
+// is a choice of another call at a point where the running one paused and
+// could have gone on; a choice made because the running call returned is
+// none. Every serial schedule (no preemption) is among them.
+//
+// Bounding preemptions is iterative context bounding (Musuvathi and
+// Qadeer, PLDI 2007): the schedules with at most b preemptions of n calls
+// of k steps each number about (nk)^b, polynomial where all of them are
+// exponential, and the defects of concurrent code found in practice, and
+// each defect the engine's interleaving tests were written for, show
+// within two or three preemptions. A search to a bound is complete up to
+// it: a defect that needs at most bound preemptions is found.
+func ExploreBounded[T any](t testing.TB, bound int, setup func(s *Sched) []func() (T, error), check func(t testing.TB, r *Run[T])) int {
 	t.Helper()
 	var prefix []int
 	runs := 0
 	for {
-		r, enabled := runSchedule(t, setup, prefix)
+		r, d := runSchedule(t, setup, prefix)
 		runs++
 		check(t, r)
 		if t.Failed() {
 			t.Logf("failing schedule: %v", r.Schedule)
 			t.FailNow()
 		}
-		// The last decision that has a later alternative.
+		// The last decision that has a later alternative within the bound.
+		// At a decision where the running call could go on, it is listed
+		// first, and every alternative to it is a preemption.
+		preempted := make([]int, len(r.Schedule)+1) // preemptions before decision i
+		for i := range r.Schedule {
+			preempted[i+1] = preempted[i]
+			if d[i].canGoOn && r.Schedule[i] != d[i].enabled[0] {
+				preempted[i+1]++
+			}
+		}
 		i := len(r.Schedule) - 1
 		for ; i >= 0; i-- {
-			if j := slices.Index(enabled[i], r.Schedule[i]); j+1 < len(enabled[i]) {
-				prefix = append(r.Schedule[:i:i], enabled[i][j+1])
+			j := slices.Index(d[i].enabled, r.Schedule[i])
+			if j+1 < len(d[i].enabled) && (bound < 0 || !d[i].canGoOn || preempted[i]+1 <= bound) {
+				prefix = append(r.Schedule[:i:i], d[i].enabled[j+1])
 				break
 			}
 		}
@@ -61,6 +94,14 @@ func Explore[T any](t testing.TB, setup func(s *Sched) []func() (T, error), chec
 			return runs
 		}
 	}
+}
+
+// decision is what a schedule could choose from at one point: the calls
+// that could go on, the one that ran last first if canGoOn is set (it
+// paused rather than returned), the others in order.
+type decision struct {
+	enabled []int
+	canGoOn bool
 }
 
 // maxSteps bounds one schedule: calls that keep pausing without returning
@@ -91,9 +132,10 @@ type event struct {
 }
 
 // runSchedule runs the calls of a fresh setup, following prefix and then
-// always the lowest-numbered call that can go on. It returns the run and,
-// for each decision, the calls that could have been chosen.
-func runSchedule[T any](t testing.TB, setup func(s *Sched) []func() (T, error), prefix []int) (*Run[T], [][]int) {
+// always the first call of each decision's list: the one that ran last, if
+// it can go on, else the lowest-numbered. It returns the run and, for each
+// decision, what could have been chosen.
+func runSchedule[T any](t testing.TB, setup func(s *Sched) []func() (T, error), prefix []int) (*Run[T], []decision) {
 	t.Helper()
 	s := &Sched{events: make(chan event), running: -1}
 	calls := setup(s)
@@ -109,25 +151,32 @@ func runSchedule[T any](t testing.TB, setup func(s *Sched) []func() (T, error), 
 			s.events <- event{done: true}
 		}()
 	}
-	var enabledAt [][]int
+	var decisions []decision
 	enabled := make([]int, n)
 	for i := range enabled {
 		enabled[i] = i
 	}
 	watchdog := time.NewTimer(time.Minute)
 	defer watchdog.Stop()
+	last := -1 // the call that ran last, while it can go on
 	for step := 0; len(enabled) > 0; step++ {
 		if step > maxSteps {
 			t.Fatalf("schedule %v: over %d steps without every call returning: a livelock", r.Schedule[:50], maxSteps)
 		}
-		c := enabled[0]
+		d := decision{enabled: slices.Clone(enabled), canGoOn: last >= 0}
+		if d.canGoOn {
+			j := slices.Index(d.enabled, last)
+			copy(d.enabled[1:j+1], d.enabled[:j])
+			d.enabled[0] = last
+		}
+		c := d.enabled[0]
 		if step < len(prefix) {
 			c = prefix[step]
 			if !slices.Contains(enabled, c) {
 				panic(fmt.Sprintf("idtest: schedule %v is not replayable at step %d: the state is not deterministic", prefix, step))
 			}
 		}
-		enabledAt = append(enabledAt, slices.Clone(enabled))
+		decisions = append(decisions, d)
 		r.Schedule = append(r.Schedule, c)
 		if r.Start[c] < 0 {
 			r.Start[c] = step
@@ -136,15 +185,17 @@ func runSchedule[T any](t testing.TB, setup func(s *Sched) []func() (T, error), 
 		s.resume[c] <- struct{}{}
 		select {
 		case ev := <-s.events:
+			last = c
 			if ev.done {
 				r.Finish[c] = step
 				enabled = slices.DeleteFunc(enabled, func(x int) bool { return x == c })
+				last = -1
 			}
 		case <-watchdog.C:
 			t.Fatalf("schedule %v: call %d neither paused nor returned within a minute", r.Schedule, c)
 		}
 	}
-	return r, enabledAt
+	return r, decisions
 }
 
 // Serial returns the order in which the calls ran if the schedule ran them
