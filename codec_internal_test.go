@@ -17,6 +17,18 @@ import (
 // Run with e.g. -codec.iters=20000000 for a long differential run.
 var codecIters = flag.Int("codec.iters", 200000, "iterations of the random codec differential tests")
 
+// iterations returns how many random values a differential test checks:
+// n times -codec.iters, a twentieth of that with -short. The short run is
+// for machines that emulate another architecture (CI's qemu steps), where
+// the full count takes minutes; the edge tests and the fuzz targets cover
+// the boundaries either way.
+func iterations(n int) int {
+	if testing.Short() {
+		return max(1, n*(*codecIters)/20)
+	}
+	return n * (*codecIters)
+}
+
 func bigPow(base, exp int64) *big.Int {
 	return new(big.Int).Exp(big.NewInt(base), big.NewInt(exp), nil)
 }
@@ -160,7 +172,7 @@ func TestEncodeLimbEdges(t *testing.T) {
 // values of every magnitude.
 func TestEncodeRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range *codecIters * 20 {
+	for range iterations(20) {
 		hi, lo := rng.Uint64(), rng.Uint64()
 		switch rng.IntN(4) {
 		case 0:
@@ -225,7 +237,7 @@ func TestCodecDifferentialEdges(t *testing.T) {
 
 func TestCodecDifferentialRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range *codecIters {
+	for range iterations(1) {
 		hi, lo := rng.Uint64(), rng.Uint64()
 		switch rng.IntN(4) {
 		case 0:
@@ -294,7 +306,7 @@ func TestDecodeDifferentialRandom(t *testing.T) {
 	// SWAR additions.
 	const tricky = "/:@[`{\x00\x10\x19\x1a\x7f\x80\x90\xaf\xb0\xb9\xc1\xe1\xfa\xff"
 	s := make([]byte, 25)
-	for range *codecIters {
+	for range iterations(1) {
 		// Mostly valid digits of both cases, with a leading digit that
 		// often lands near the top of the range.
 		for i := range s {
