@@ -37,8 +37,11 @@ const shortTTL = 2 * time.Second
 // that is about something else.
 const steadyTTL = 5 * time.Second
 
-// forEachStore runs f once per Store, in parallel.
+// forEachStore runs f once per Store, in parallel with each other and
+// with the other tests that run in parallel: such a test mostly waits
+// (for a lease to end, a stall to show), each on a server of its own.
 func forEachStore(t *testing.T, f func(t *testing.T, open func(endpoint string) nodelease.Store)) {
+	t.Parallel()
 	for _, s := range stores {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
