@@ -93,6 +93,13 @@
 // knows, then fails if the pending one applied, and the failure branch of
 // that transaction reads the record: if it holds a pending value, that was
 // the node's own write, and the node takes its revision and writes again.
+// A write counts as pending from before it is sent, because it may reach
+// the store twice without the node sending it twice: a client that sends
+// a request again after a timeout, a proxy that retries, a connection's
+// bytes delivered late. If the second send fails its compare and finds the
+// very value it carries, the first applied, and the write is done. So a
+// store that is slow to answer (a member defragmenting, a congested link)
+// makes the node wait or stall, never take its own write for lost data.
 // Pending bounds are kept as the range of their values (every bound sent
 // since the last known write is at least that write's, and a high-water
 // ID of the node ID), so that hours of failing writes cost no memory: a

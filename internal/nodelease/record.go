@@ -95,12 +95,20 @@ type pace struct {
 // record the node last knew; bound says that value is a bound (a
 // high-water ID) written by raiseBound. If that compare fails and the
 // record holds a write of this node whose answer was lost, the node takes
-// it as known and tries once more. Anything else it finds ends the node:
-// the holder key gone or another lease's (lost), or the realm key or the
-// record changed by someone else (data loss).
+// it as known: if it is this write (sent twice, by the Store or the
+// network), the write is done; if an earlier one, it tries once more.
+// Anything else it finds ends the node: the holder key gone or another
+// lease's (lost), or the realm key or the record changed by someone else
+// (data loss).
 func (n *Node) writeRecord(ctx context.Context, value string, del, bound bool) error {
 	for range 2 {
 		floor := n.revision.Load()
+		// The write is pending from before it is sent, not only once its
+		// answer is lost: a Store (or something between it and the server)
+		// may send it again by itself after a timeout, and the second
+		// send then finds the first one's record. A write that applied
+		// replaces the fence, pending writes and all.
+		n.fence.pending.add(pendingWrite{value, del}, bound)
 		res, err := n.store.WriteRecord(ctx, RecordWrite{
 			HolderKey: n.holderKey, Lease: n.lease,
 			RecordKey: n.recordKey, ModRevision: n.fence.revision,
@@ -108,7 +116,6 @@ func (n *Node) writeRecord(ctx context.Context, value string, del, bound bool) e
 			Value: value, Delete: del,
 		})
 		if err != nil {
-			n.fence.pending.add(pendingWrite{value, del}, bound)
 			return &StoreError{Op: "writing the continuity record " + quote(n.recordKey), Err: err}
 		}
 		// A revision that went back ends the node, but a record found
@@ -142,7 +149,10 @@ func (n *Node) writeRecord(ctx context.Context, value string, del, bound bool) e
 			lost = n.lostError("the realm key "+strconv.Quote(n.realm.key)+" was deleted or made anew (create revision "+
 				strconv.FormatInt(n.realm.createRevision, 10)+", now "+strconv.FormatInt(res.RealmCreateRevision, 10)+")", true)
 		case rewound == nil && n.adopt(res.Record):
-			continue // a lost answer's write had applied: write again on top of it
+			if res.Record.Exists() != del && (del || res.Record.Value == value) {
+				return nil // this very write had applied, sent twice: it is done
+			}
+			continue // an earlier write had applied: write again on top of it
 		case !res.Record.Exists() || res.Record.Value < n.fence.value:
 			// The record went back below this node's own last write: etcd
 			// rewound it. Put it back up, so that the node ID's next

@@ -42,8 +42,15 @@ type member struct {
 // does not make the members elect a new leader every few seconds.
 func startCluster(t testing.TB, size int) *cluster {
 	t.Helper()
+	return startClusterWith(t, size, nil)
+}
+
+// startClusterWith is startCluster with configure, if not nil, applied to
+// each member's config.
+func startClusterWith(t testing.TB, size int, configure func(*embed.Config)) *cluster {
+	t.Helper()
 	for range 5 {
-		c, err := tryStartCluster(t, size)
+		c, err := tryStartCluster(t, size, configure)
 		if err == nil {
 			return c
 		}
@@ -53,7 +60,7 @@ func startCluster(t testing.TB, size int) *cluster {
 	return nil
 }
 
-func tryStartCluster(t testing.TB, size int) (*cluster, error) {
+func tryStartCluster(t testing.TB, size int, configure func(*embed.Config)) (*cluster, error) {
 	c := &cluster{t: t}
 	var initial []string
 	cfgs := make([]*embed.Config, size)
@@ -63,7 +70,10 @@ func tryStartCluster(t testing.TB, size int) (*cluster, error) {
 		cfg.Dir = t.TempDir()
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		cfg.TickMs, cfg.ElectionMs = 25, 500
-		cfg.UnsafeNoFsync = true
+		cfg.UnsafeNoFsync = true // a test cluster: speed over durability
+		if configure != nil {
+			configure(cfg)
+		}
 		client := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
 		listen := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
 		pp, err := startPeerProxy(listen.Host)

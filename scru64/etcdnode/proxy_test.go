@@ -31,6 +31,10 @@ import (
 //   - pause: hold every byte both ways until resumed, then deliver it all
 //     (a stalled link);
 //   - delay: hold each request for a while before passing it on;
+//   - late answers: deliver each of the server's answers a while after it
+//     came, in order (a server that applies at once and answers late, a
+//     slow or congested return path): the delay counts from each byte's
+//     arrival, it does not add up;
 //   - hold: keep one request that matches a rule from the server while
 //     its client waits and gives up, and deliver it later on a connection
 //     of its own (a request stuck in a middlebox, or flushed by the kernel
@@ -67,16 +71,17 @@ type proxy struct {
 	target   string
 	cut      atomic.Bool
 	delay    atomic.Int64 // ns before each request is passed on
+	late     atomic.Int64 // ns before each answer is passed on
 	accepted atomic.Int64 // client connections so far
 
-	mu      sync.Mutex
-	paused  chan struct{} // closed when not paused; nil means never paused
-	rules   []*rule
-	open    []net.Conn
-	stopped bool
-	wg      sync.WaitGroup
-	late    sync.WaitGroup // deliveries in flight
-	t       testing.TB
+	mu       sync.Mutex
+	paused   chan struct{} // closed when not paused; nil means never paused
+	rules    []*rule
+	open     []net.Conn
+	stopped  bool
+	wg       sync.WaitGroup
+	inFlight sync.WaitGroup // deliveries in flight
+	t        testing.TB
 }
 
 // action is what a rule does to the requests it matches.
@@ -157,7 +162,7 @@ func startProxy(t testing.TB, endpoint string) (*proxy, string) {
 			go func() {
 				defer p.wg.Done()
 				defer in.Close()
-				pc.forwardAnswers(out)
+				pc.forwardAnswers(p.lateReader(out))
 			}()
 		}
 	}()
@@ -193,7 +198,7 @@ func (p *proxy) close() {
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
-	p.late.Wait()
+	p.inFlight.Wait()
 }
 
 // pause holds every byte both ways until resume.
@@ -339,9 +344,9 @@ func (p *proxy) act(r *rule, deliver func() error) (passOn bool) {
 		}
 		return false
 	default: // duplicate
-		p.late.Add(1)
+		p.inFlight.Add(1)
 		go func() {
-			defer p.late.Done()
+			defer p.inFlight.Done()
 			time.Sleep(r.after)
 			_ = deliver() // the server may be gone by then
 		}()
@@ -355,6 +360,59 @@ func (r *rule) signal() {
 	case r.matched <- struct{}{}:
 	default: // nobody waits for that many: acted is counted anyway
 	}
+}
+
+// lateReader returns what reads src, each chunk held until it is p.late
+// old (the setting when the chunk is read from the result, so that a test
+// can turn late answers on and off on open connections). A goroutine reads
+// src as fast as it sends, so that one chunk's wait does not hold up the
+// next one's clock.
+func (p *proxy) lateReader(src net.Conn) io.Reader {
+	chunks := make(chan lateChunk, 1024)
+	go func() {
+		defer close(chunks)
+		for {
+			buf := make([]byte, 32<<10)
+			n, err := src.Read(buf)
+			chunks <- lateChunk{buf[:n], time.Now(), err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return &lateChunks{p: p, chunks: chunks}
+}
+
+type lateChunk struct {
+	b   []byte
+	at  time.Time
+	err error
+}
+
+type lateChunks struct {
+	p      *proxy
+	chunks chan lateChunk
+	rest   []byte
+	err    error
+}
+
+func (l *lateChunks) Read(b []byte) (int, error) {
+	for len(l.rest) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		c, ok := <-l.chunks
+		if !ok {
+			return 0, io.EOF
+		}
+		if wait := time.Until(c.at.Add(time.Duration(l.p.late.Load()))); wait > 0 {
+			time.Sleep(wait)
+		}
+		l.rest, l.err = c.b, c.err
+	}
+	n := copy(b, l.rest)
+	l.rest = l.rest[n:]
+	return n, nil
 }
 
 // send writes b to the server unless cut, after the delay and any pause.
@@ -400,7 +458,7 @@ func (pc *proxyConn) toClient(b []byte) error {
 // forwardAnswers passes the server's answers on to the client: HTTP/2
 // frame by frame, rewriting the answers a rule asks for, and anything else
 // as bytes.
-func (pc *proxyConn) forwardAnswers(src net.Conn) {
+func (pc *proxyConn) forwardAnswers(src io.Reader) {
 	r := bufio.NewReaderSize(src, 64<<10)
 	start, err := r.Peek(5)
 	if err != nil {

@@ -1,0 +1,236 @@
+package etcdnode_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+
+	"github.com/fastid/scru128/internal/nodelease"
+	"github.com/fastid/scru128/scru64/etcdnode"
+)
+
+// What etcd's operators do on purpose, as scenarios of the fault harness:
+// answers that come late, a member defragmented, the store compacted. Each
+// runs nodes while it happens, records every ID in a ledger, and checks
+// that no ID was issued twice, that each node ID's holders minted in
+// order, and that the node took none of it for lost data.
+
+// twiceStore sends every write of the continuity record twice and answers
+// with the second answer, as a client that sends a request again after a
+// timeout does when the first had applied and its answer was slow: the
+// second finds the record moved by the first.
+type twiceStore struct{ nodelease.Store }
+
+func (s twiceStore) WriteRecord(ctx context.Context, w nodelease.RecordWrite) (nodelease.RecordResult, error) {
+	s.Store.WriteRecord(ctx, w)
+	return s.Store.WriteRecord(ctx, w)
+}
+
+// TestWritesSentTwiceAreTheNodesOwn: every write of the record reaches
+// etcd twice, the first applied and its answer dropped. The node must take
+// what the second finds for its own write, not for data loss, and mint on;
+// Close stores the last ID; the next holder continues after it.
+func TestWritesSentTwiceAreTheNodesOwn(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		var led ledger
+		n := acquire(t, twiceStore{open(srv.endpoint)}, nodelease.Config{})
+		h := led.HolderOf("first", n)
+		done := minting(n, h)
+		time.Sleep(6 * time.Second) // two raises of the bound or more
+		select {
+		case err := <-done:
+			t.Fatalf("the node stopped: %v", err)
+		default:
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		next := acquire(t, open(srv.endpoint), takeOver(n, nil))
+		led.HolderOf("next", next).Add(mint(t, next, 1000)...)
+		led.Check(t)
+	})
+}
+
+// fillMiB is how much each member holds in the defragmentation scenarios.
+var fillMiB = 128
+
+// lateAnswers is how late a slow etcd answers in these scenarios: more
+// than a request's first try at the CLI's 10-s TTL was given before
+// (500 ms), less than the node's request timeout at that TTL (1.25 s).
+const lateAnswers = 600 * time.Millisecond
+
+// TestLateAnswersAreRiddenOut: etcd applies every request at once and
+// every answer comes lateAnswers after, for longer than a lease's TTL.
+// Nodes mint on, renewing and raising their bounds, and none stops.
+func TestLateAnswersAreRiddenOut(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(string) nodelease.Store) {
+		srv := startServer(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		var led ledger
+		var nodes []*nodelease.Node
+		var dones []<-chan error
+		for i := range 2 {
+			n := acquire(t, open(viaProxy), nodelease.Config{TTL: 10 * time.Second})
+			nodes = append(nodes, n)
+			dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
+		}
+		px.late.Store(int64(lateAnswers))
+		time.Sleep(12 * time.Second)
+		px.late.Store(0)
+		for i, n := range nodes {
+			select {
+			case err := <-dones[i]:
+				t.Fatalf("node %d stopped while answers were late: %v", i, err)
+			default:
+			}
+			if err := n.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			<-dones[i]
+		}
+		led.Check(t)
+	})
+}
+
+// fill writes about mib MiB of values under /fill/, which stay: a
+// defragmentation copies every live key into a new file, so that it takes
+// time in proportion to what the member holds.
+func fill(t *testing.T, c *clientv3.Client, mib int) {
+	t.Helper()
+	value := strings.Repeat("x", 1<<20)
+	for i := range mib {
+		if _, err := c.Put(context.Background(), "/fill/"+pad7(uint32(i)), value); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// defragmentEach compacts the store to its current revision and then
+// defragments each member in turn, as an operator's maintenance does: a
+// member being defragmented answers nothing until it is done.
+func defragmentEach(t *testing.T, c *cluster, admin *clientv3.Client) {
+	t.Helper()
+	resp, err := admin.Get(context.Background(), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = admin.Compact(context.Background(), resp.Header.Revision, clientv3.WithCompactPhysical())
+	if err != nil && !errors.Is(err, rpctypes.ErrCompacted) { // nothing written since the last round
+		t.Fatal(err)
+	}
+	for _, m := range c.members {
+		began := time.Now()
+		if _, err := admin.Defragment(context.Background(), m.endpoint); err != nil {
+			t.Fatalf("defragmenting %s: %v", m.name, err)
+		}
+		t.Logf("defragmented %s in %v", m.name, time.Since(began).Round(time.Millisecond))
+	}
+}
+
+// TestDefragmentationIsRiddenOut: the store is compacted and each member of
+// a three-member cluster defragmented in turn while nodes mint through all
+// three. None stops, and every ID is unique.
+func TestDefragmentationIsRiddenOut(t *testing.T) {
+	t.Parallel()
+	c := startClusterWith(t, 3, func(cfg *embed.Config) { cfg.UnsafeNoFsync = false })
+	var endpoints []string
+	for _, m := range c.members {
+		endpoints = append(endpoints, m.endpoint)
+	}
+	admin := newClient(t, endpoints...)
+	fill(t, admin, fillMiB)
+	var led ledger
+	var nodes []*nodelease.Node
+	var dones []<-chan error
+	for i := range 2 {
+		n := acquire(t, etcdnode.StoreOf(newClient(t, endpoints...)), nodelease.Config{TTL: 10 * time.Second})
+		nodes = append(nodes, n)
+		dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
+	}
+	defragmentEach(t, c, admin)
+	time.Sleep(3 * time.Second) // a raise of the bound after the last
+	for i, n := range nodes {
+		select {
+		case err := <-dones[i]:
+			t.Fatalf("node %d stopped: %v", i, err)
+		default:
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		<-dones[i]
+	}
+	led.Check(t)
+}
+
+// TestCLIThroughLateAnswers: gen -etcd -stream while etcd's answers come
+// lateAnswers late, from before the first ID and for two TTLs after. It
+// must mint on, never report lost data, and give its node ID back on
+// SIGINT.
+func TestCLIThroughLateAnswers(t *testing.T) {
+	bin, srv := startCLITest(t)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	direct := newClient(t, srv.endpoint)
+	px.late.Store(int64(lateAnswers))
+	g := startStreamingGen(t, bin, viaProxy, "-etcd-ttl", "10s")
+	for began := time.Now(); time.Since(began) < 20*time.Second; {
+		before := len(g.stdout.String())
+		g.waitUntil(t, 10*time.Second, "printing IDs", func() bool { return len(g.stdout.String()) > before })
+		time.Sleep(500 * time.Millisecond)
+	}
+	if s := g.stderr.String(); s != "" {
+		t.Fatalf("stderr while answers were late: %q", s)
+	}
+	px.late.Store(0)
+	g.interrupt(t, syscall.SIGINT)
+	g.checkIDs(t)
+	checkStderr(t, "late answers", g.stderr.String())
+	if held := holderKeys(t, direct, "/scru64/"); len(held) != 0 {
+		t.Errorf("the node ID was not given back: %q", held)
+	}
+}
+
+// TestCLIThroughDefragmentation: gen -etcd -stream with the three members'
+// endpoints while the store is compacted and each member defragmented. It
+// must mint on, say nothing, and give its node ID back on SIGINT.
+func TestCLIThroughDefragmentation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	bin := buildCLI(t)
+	// Members that sync their writes, as production ones do: a
+	// defragmentation then holds a member for long enough (a few hundred
+	// ms to over a second here) that requests through it time out.
+	c := startClusterWith(t, 3, func(cfg *embed.Config) { cfg.UnsafeNoFsync = false })
+	var endpoints []string
+	for _, m := range c.members {
+		endpoints = append(endpoints, m.endpoint)
+	}
+	admin := newClient(t, endpoints...)
+	fill(t, admin, fillMiB)
+	g := startStreamingGen(t, bin, strings.Join(endpoints, ","), "-etcd-ttl", "10s")
+	// A few rounds, so that some of the tool's writes of its record
+	// (every 2.5 s or so) meet a member that is busy defragmenting.
+	for range 4 {
+		defragmentEach(t, c, admin)
+	}
+	time.Sleep(3 * time.Second)
+	if s := g.stderr.String(); s != "" {
+		t.Fatalf("stderr after defragmentation: %q", s)
+	}
+	g.interrupt(t, syscall.SIGINT)
+	g.checkIDs(t)
+	checkStderr(t, "defragmentation", g.stderr.String())
+	if held := holderKeys(t, admin, "/scru64/"); len(held) != 0 {
+		t.Errorf("the node ID was not given back: %q", held)
+	}
+}
