@@ -7,7 +7,6 @@ package main
 // says at once why no endpoint can be used.
 
 import (
-	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -23,10 +22,8 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
 )
 
 const (
@@ -64,7 +61,6 @@ func (s *etcdSetup) newClient(ctx context.Context, r *reach) (*clientv3.Client, 
 		creds = credentials.NewTLS(s.tls)
 	}
 	send, recv := messageLimits(s.lease.Prefix)
-	f := newFailover(s.lease.TTL)
 	c, err := clientv3.New(clientv3.Config{
 		Endpoints:          s.endpoints,
 		DialTimeout:        dialTimeout,
@@ -83,8 +79,6 @@ func (s *etcdSetup) newClient(ctx context.Context, r *reach) (*clientv3.Client, 
 				Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: reconnectDelay},
 				MinConnectTimeout: dialTimeout,
 			}),
-			grpc.WithChainUnaryInterceptor(f.unary),
-			grpc.WithChainStreamInterceptor(f.stream),
 		},
 	})
 	if err != nil {
@@ -402,162 +396,3 @@ func (e *tlsError) text(name string) string {
 }
 
 func (e *tlsError) Unwrap() error { return e.err }
-
-// failover makes etcd's client go on through the other members when the
-// one a request went to does not answer (partitioned, hung) or has no
-// leader. The client's balancer sends each request to the next member
-// that is connected, but a member that holds a connection open and never
-// answers is as connected as any, and a request to it would wait for as
-// long as its caller allows: the node's deadline, its whole lease. So each
-// attempt is bounded, first by a fraction of the TTL and then twice as long
-// each time, and a request that a member refused before applying it (no
-// leader) or that ran out its bound is sent again, to the next member,
-// until the caller's context ends; the request then fails with the last
-// error a member answered with, if any, rather than with the time running
-// out. Every request asks for a member with a leader, which one without
-// refuses at once instead of waiting.
-//
-// Sending a request again may apply it twice, once through a member that
-// applied it without answering in time. Each request of the lease protocol
-// allows that: keep-alives, revocations and listings are idempotent; a
-// second record write fails its fence (the record's mod revision moved)
-// and the node finds the first applied at its next write; a repeated
-// acquire transaction finds its own holder key, so the node takes another
-// node ID and the first goes free with the lease; a repeated grant leaves
-// a lease nobody uses, which expires after its TTL.
-type failover struct {
-	attempt time.Duration // the bound of a first attempt
-
-	mu             sync.Mutex
-	lastStreamFail time.Time
-}
-
-const (
-	// retryPause is the least time between two attempts of a request, or
-	// between two keep-alive streams after one failed, so that a cluster
-	// whose members all refuse (none has a leader) is not hammered.
-	retryPause = 50 * time.Millisecond
-	// maxAttempt bounds one attempt, however often it was doubled.
-	maxAttempt = 4 * time.Second
-)
-
-func newFailover(ttl time.Duration) *failover {
-	return &failover{attempt: min(max(ttl/20, 100*time.Millisecond), 500*time.Millisecond)}
-}
-
-// retry reports whether a request that failed with err, its caller's
-// context alive, is sent again: it ran out its bound, or the member could
-// not serve it (no leader, a request timed out inside etcd, a connection
-// lost).
-func retry(err error) bool {
-	switch status.Code(err) {
-	case codes.Unavailable, codes.DeadlineExceeded:
-		return true
-	}
-	return false
-}
-
-func (f *failover) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-	ctx = clientv3.WithRequireLeader(ctx)
-	if method == authenticateMethod {
-		// etcd hashes the password for each authentication, on purpose
-		// slowly: sent again after a short bound, it would cost the
-		// cluster more each time and might never be answered in time.
-		// It is bounded by dialTimeout instead.
-		return invoker(ctx, method, req, reply, cc, opts...)
-	}
-	bound := f.attempt
-	var answered error // the last error a member answered with, if any
-	for {
-		attempt, cancel := context.WithTimeout(ctx, bound)
-		err := invoker(attempt, method, req, reply, cc, opts...)
-		cancel()
-		if status.Code(err) != codes.DeadlineExceeded {
-			answered = err
-		}
-		switch {
-		case err == nil || !retry(err):
-			return err
-		case ctx.Err() != nil:
-			// The caller's time is up: what a member said (a proxy that
-			// refuses, "no leader") tells more than that it ran out.
-			return cmp.Or(answered, err)
-		}
-		bound = min(2*bound, maxAttempt)
-		pause := time.NewTimer(retryPause)
-		select {
-		case <-ctx.Done():
-			pause.Stop()
-			return cmp.Or(answered, err)
-		case <-pause.C:
-		}
-	}
-}
-
-// authenticateMethod is the request that trades a user's password for a
-// token.
-const authenticateMethod = "/etcdserverpb.Auth/Authenticate"
-
-// keepAliveMethod is the stream of a lease keep-alive, which etcd's
-// client opens anew for each one (KeepAliveOnce), and again, to the next
-// member, after one fails with codes.Unavailable.
-const keepAliveMethod = "/etcdserverpb.Lease/LeaseKeepAlive"
-
-func (f *failover) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-	if method != keepAliveMethod {
-		return streamer(ctx, desc, cc, method, opts...)
-	}
-	ctx = clientv3.WithRequireLeader(ctx)
-	f.mu.Lock()
-	wait := retryPause - time.Since(f.lastStreamFail)
-	f.mu.Unlock()
-	if wait > 0 {
-		pause := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			pause.Stop()
-			return nil, status.FromContextError(ctx.Err()).Err()
-		case <-pause.C:
-		}
-	}
-	bounded, cancel := context.WithTimeout(ctx, 2*f.attempt)
-	s, err := streamer(bounded, desc, cc, method, opts...)
-	if err != nil {
-		cancel()
-		return nil, f.streamFailed(ctx, err)
-	}
-	return &boundedStream{ClientStream: s, ctx: ctx, cancel: cancel, f: f}, nil
-}
-
-// streamFailed notes a failed keep-alive stream and returns its error, as
-// codes.Unavailable if it ran out its bound with its caller's context
-// alive, so that etcd's client opens another, to the next member.
-func (f *failover) streamFailed(ctx context.Context, err error) error {
-	if !retry(err) {
-		return err
-	}
-	f.mu.Lock()
-	f.lastStreamFail = time.Now()
-	f.mu.Unlock()
-	if status.Code(err) == codes.DeadlineExceeded && ctx.Err() == nil {
-		return status.Error(codes.Unavailable, "the etcd member did not answer in time")
-	}
-	return err
-}
-
-// boundedStream is a keep-alive stream bounded by an attempt's time.
-type boundedStream struct {
-	grpc.ClientStream
-	ctx    context.Context // the caller's
-	cancel context.CancelFunc
-	f      *failover
-}
-
-func (s *boundedStream) RecvMsg(m any) error {
-	err := s.ClientStream.RecvMsg(m)
-	if err != nil {
-		s.cancel()
-		return s.f.streamFailed(s.ctx, err)
-	}
-	return nil
-}
