@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -257,8 +258,13 @@ func TestBinarySCRU64BackToBack(t *testing.T) {
 	}
 }
 
+// TestBinaryInterrupt: every signal that ends a program by default ends
+// gen after its last whole line, with its state saved and the status 128
+// plus the signal's number.
 func TestBinaryInterrupt(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	hangUpsReachChildren(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT,
+		syscall.SIGABRT, syscall.SIGILL, syscall.SIGTRAP, syscall.SIGSYS} {
 		state := filepath.Join(t.TempDir(), "node")
 		cmd := exec.Command(builtBinary(t), "gen", "-stream", "-format", "scru64", "-node", "7/3", "-state", state)
 		var out, errOut bytes.Buffer
@@ -279,6 +285,95 @@ func TestBinaryInterrupt(t *testing.T) {
 			t.Errorf("%v: state %v, last ID printed %s", sig, spec, ids[len(ids)-1])
 		}
 	}
+}
+
+// hangUpsReachChildren makes the processes the test starts begin with
+// SIGHUP at its default, as a terminal's processes do, though the test may
+// run under nohup: a process started with a signal ignored keeps it so.
+func hangUpsReachChildren(t *testing.T) {
+	if signal.Ignored(syscall.SIGHUP) {
+		t.Log("the test runs with SIGHUP ignored; catching it, so that its children start with it at its default")
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
+}
+
+// TestBinaryHangUpContinues: a closed terminal (SIGHUP) ends gen -node as
+// SIGINT does, with the -node to continue from on stderr; a rerun with it
+// repeats no ID. Before gen caught SIGHUP, it died at once, said nothing,
+// and a rerun with the same -node repeated up to 250,000 IDs.
+func TestBinaryHangUpContinues(t *testing.T) {
+	hangUpsReachChildren(t)
+	cmd := exec.Command(builtBinary(t), "gen", "-format", "scru64", "-node", "42/8", "-stream")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	waitFor(t, cmd, 5*time.Second)
+	first := strings.Fields(out.String())
+	next := regexp.MustCompile(`pass -node (\S+) next time`).FindStringSubmatch(errOut.String())
+	if code := cmd.ProcessState.ExitCode(); code != 129 || len(first) == 0 || next == nil {
+		t.Fatalf("status %d, %d IDs, stderr %q; want 129, IDs and the -node to continue from", code, len(first), errOut.String())
+	}
+	rerun, errRerun, status := runBinary(t, "", "gen", "-format", "scru64", "-node", next[1], "-n", "100000")
+	if status != 0 {
+		t.Fatalf("rerun with -node %s: status %d, stderr %q", next[1], status, errRerun)
+	}
+	last := first[len(first)-1]
+	for _, id := range strings.Fields(rerun) {
+		if id <= last {
+			t.Fatalf("the rerun with -node %s printed %s, not after the hung-up run's last ID %s", next[1], id, last)
+		}
+	}
+}
+
+// TestBinaryNohupKeepsHangUpsIgnored: started by nohup, which ignores
+// SIGHUP, gen runs on through a hang-up and still stops on SIGINT.
+func TestBinaryNohupKeepsHangUpsIgnored(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Skip("no nohup here")
+	}
+	cmd := exec.Command(nohup, builtBinary(t), "gen", "-stream")
+	var out syncBuffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(300 * time.Millisecond)
+	before := out.Len()
+	time.Sleep(200 * time.Millisecond)
+	if out.Len() == before {
+		t.Errorf("gen under nohup stopped printing after SIGHUP")
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	waitFor(t, cmd, 5*time.Second)
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("gen under nohup: status %d after SIGHUP then SIGINT, want 130", code)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a process may write while the test
+// reads its length.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
 }
 
 // TestBinaryInterruptCutsTheTickWaitShort: gen -node without -state waits
@@ -420,6 +515,7 @@ func TestBinarySCRU64StateSurvivesSIGKILL(t *testing.T) {
 // lists to what the binary does: each is the status of the runs below,
 // and every status those runs give is listed.
 func TestBinaryEveryDocumentedExitStatus(t *testing.T) {
+	hangUpsReachChildren(t)
 	_, section, ok := strings.Cut(topUsage, "\nExit status:\n")
 	if !ok {
 		t.Fatal("the usage has no exit status section")
@@ -459,7 +555,9 @@ func TestBinaryEveryDocumentedExitStatus(t *testing.T) {
 			{"a bad flag value", func(t *testing.T) int { _, _, status := runBinary(t, "", "gen", "-n", "-1"); return status }},
 			{"an unknown command", func(t *testing.T) int { _, _, status := runBinary(t, "", "frobnicate"); return status }},
 		},
+		129: {{"SIGHUP", func(t *testing.T) int { return signalledGen(t, syscall.SIGHUP) }}},
 		130: {{"SIGINT", func(t *testing.T) int { return signalledGen(t, syscall.SIGINT) }}},
+		131: {{"SIGQUIT", func(t *testing.T) int { return signalledGen(t, syscall.SIGQUIT) }}},
 		143: {{"SIGTERM", func(t *testing.T) int { return signalledGen(t, syscall.SIGTERM) }}},
 	}
 	for status, cases := range runs {

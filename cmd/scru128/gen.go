@@ -75,8 +75,10 @@ Output is flushed at least every 100 ms while IDs are made, and before gen
 waits for the clock or for etcd. (With -etcd, minting that outruns the mark
 etcd keeps of it waits inside the node for etcd to raise it, holding back the
 lines of the last 100 ms for as long: at most 3.75 s with the default TTL,
-6 s with any.) A closed stdout ends gen quietly. SIGINT or SIGTERM ends it
-after the last whole line, within a second, with exit status 130 or 143.
+6 s with any.) A closed stdout ends gen quietly. SIGINT, SIGTERM, SIGHUP (a
+closed terminal) or another signal that ends a program ends gen after the
+last whole line, within a second, with exit status 128 plus its number (130,
+143, 129); under nohup, SIGHUP stays ignored.
 
 Node IDs: a node ID may be used again only after the 256-ms tick of its last
 ID, or by continuing after that ID. So gen under a node from -node ends by

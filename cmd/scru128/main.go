@@ -27,8 +27,10 @@
 // random UUID's nearly always do.
 //
 // gen -state keeps its file ahead of every ID printed, so that a rerun
-// after SIGKILL repeats none. gen ends within a second of SIGINT or
-// SIGTERM, whatever it is waiting for.
+// after SIGKILL repeats none. gen ends within a second of SIGINT,
+// SIGTERM, SIGHUP or another signal that ends a program (see endingSignals),
+// whatever it is waiting for; started with SIGHUP ignored (by nohup), it
+// leaves it ignored.
 //
 // The exit status is 0 on success; 1 when something failed, which stderr
 // reports (an input that is not one valid ID, or is valid in two formats;
@@ -36,8 +38,8 @@
 // refusing the TLS handshake, the user or the keys; a lost etcd lease; data
 // under the etcd prefix that no node wrote); 2 for a usage error (an etcd
 // certificate file that cannot be read, and credentials inside an -etcd
-// URL, included); and 128 plus the signal number (130, 143) when SIGINT or
-// SIGTERM ended gen.
+// URL, included); and 128 plus the signal number (129, 130, 131, 143, ...)
+// when SIGHUP, SIGINT, SIGQUIT, SIGTERM or another such signal ended gen.
 package main
 
 import (
@@ -47,6 +49,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,10 +96,13 @@ Exit status:
   2    usage error: an unknown command, flag or format, or a bad flag value
        (an etcd certificate file that cannot be read, and credentials inside
        an -etcd URL, included)
-  130  SIGINT ended gen, after its last whole line
+  129  SIGHUP ended gen (a closed terminal), after its last whole line
+  130  SIGINT ended gen, likewise
+  131  SIGQUIT ended gen, likewise
   143  SIGTERM ended gen, likewise
-       (128 plus the signal number; the other commands end at once on these
-       signals, which a shell reports with the same statuses)
+       (128 plus the signal number, for SIGABRT and the other signals that
+       end a program too; the other commands end at once on these signals,
+       which a shell reports with the same statuses)
 `
 
 func main() {
@@ -113,7 +119,7 @@ func main() {
 		stdout: os.Stdout,
 		stderr: os.Stderr,
 		getenv: os.Getenv,
-		notify: func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) },
+		notify: notifyEnding,
 		exit:   os.Exit,
 	}))
 }
@@ -124,7 +130,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// notify makes SIGINT and SIGTERM arrive on c instead of ending the
+	// notify makes SIGINT, SIGTERM, SIGHUP and the other signals that end
+	// a process by default arrive on c instead of ending the
 	// process. gen asks for it, to finish its output and save or print
 	// where to continue; the other commands end as usual. Tests send on c
 	// themselves, or leave notify nil.
@@ -135,8 +142,20 @@ type env struct {
 	exit func(status int)
 }
 
-// interrupts returns a channel on which SIGINT and SIGTERM arrive from now
-// on.
+// notifyEnding makes every signal that would end the process (see
+// endingSignals) arrive on c instead, but for one that the process was
+// started with ignored and should stay so (see keepIgnored).
+func notifyEnding(c chan<- os.Signal) {
+	for _, sig := range endingSignals {
+		if slices.Contains(keepIgnored, sig) && signal.Ignored(sig) {
+			continue
+		}
+		signal.Notify(c, sig)
+	}
+}
+
+// interrupts returns a channel on which the signals that end a run arrive
+// from now on: SIGINT, SIGTERM, SIGHUP and the others of endingSignals.
 func (e *env) interrupts() <-chan os.Signal {
 	c := make(chan os.Signal, 2)
 	if e.notify != nil {

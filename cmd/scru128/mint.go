@@ -206,7 +206,7 @@ func (c *control) end() {
 	<-c.exited
 }
 
-// After SIGINT or SIGTERM gen goes on for a while to finish what it must:
+// After SIGINT, SIGTERM, SIGHUP or another of endingSignals gen goes on for a while to finish what it must:
 // flush its last lines, save its state, give its node ID back to etcd.
 // Whatever is not done by then is given up, so that gen ends within a
 // second of the signal.
@@ -229,7 +229,7 @@ const (
 // that exiting while blocked on a slow reader leaves whole lines only.
 const pipeBuf = 4096
 
-// stopper is the first SIGINT or SIGTERM of a gen run, once it comes.
+// stopper is the first of endingSignals to reach a gen run, once it comes.
 type stopper struct {
 	done        chan struct{} // closed when the signal comes
 	expired     chan struct{} // closed signalGrace later
