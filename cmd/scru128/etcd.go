@@ -10,11 +10,11 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"flag"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -235,9 +235,9 @@ func (s *etcdSetup) setTLS(caFile, certFile, keyFile string) error {
 	}
 	s.tls = &tls.Config{MinVersion: tls.VersionTLS12}
 	if caFile != "" {
-		pem, err := os.ReadFile(caFile)
+		pem, err := readFlagFile(s.flagOf(fieldCACert), caFile, maxFlagFile)
 		if err != nil {
-			return fmt.Errorf("%s %q: cannot be read: %w", s.flagOf(fieldCACert), caFile, err)
+			return err
 		}
 		s.tls.RootCAs = x509.NewCertPool()
 		if !s.tls.RootCAs.AppendCertsFromPEM(pem) {
@@ -247,23 +247,45 @@ func (s *etcdSetup) setTLS(caFile, certFile, keyFile string) error {
 	if certFile == "" {
 		return nil
 	}
-	for _, f := range []struct {
-		field connField
-		file  string
-	}{{fieldCert, certFile}, {fieldKey, keyFile}} {
-		if _, err := os.Stat(f.file); err != nil {
-			return fmt.Errorf("%s %q: cannot be read: %w", s.flagOf(f.field), f.file, err)
-		}
-	}
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	certPEM, err := readFlagFile(s.flagOf(fieldCert), certFile, maxFlagFile)
 	if err != nil {
-		return fmt.Errorf("%s %q: is not a PEM certificate matching the key %s: %w", s.flagOf(fieldCert), certFile, keyFile, err)
+		return err
+	}
+	keyPEM, err := readFlagFile(s.flagOf(fieldKey), keyFile, maxFlagFile)
+	if err != nil {
+		return err
+	}
+	// Each file's own fault is put on its own flag; only a pair that does
+	// not match is put on both.
+	if !holdsPEM(certPEM, func(kind string) bool { return kind == "CERTIFICATE" }) {
+		return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(fieldCert), certFile)
+	}
+	if !holdsPEM(keyPEM, func(kind string) bool { return strings.HasSuffix(kind, "PRIVATE KEY") }) {
+		return fmt.Errorf("%s %q: holds no PEM private key", s.flagOf(fieldKey), keyFile)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return fmt.Errorf("%s %q and %s %q: are no certificate and its private key: %w",
+			s.flagOf(fieldCert), certFile, s.flagOf(fieldKey), keyFile, err)
 	}
 	s.tls.Certificates = []tls.Certificate{cert}
 	// etcd takes this name as the user of a request with no token, as
 	// etcdctl users expect.
 	s.certUser = cert.Leaf.Subject.CommonName
 	return nil
+}
+
+// holdsPEM reports whether data holds a PEM block of a kind that is wants.
+func holdsPEM(data []byte, is func(kind string) bool) bool {
+	for {
+		var block *pem.Block
+		if block, data = pem.Decode(data); block == nil {
+			return false
+		}
+		if is(block.Type) {
+			return true
+		}
+	}
 }
 
 // setUser reads the user and its password, as etcdctl's --user: a name,

@@ -169,11 +169,19 @@ func (s *stateFile) read() (spec scru64.NodeSpec, found bool, err error) {
 	if err != nil {
 		return spec, false, fmt.Errorf("the state file %s %w", s.name(), err)
 	}
-	f, err := os.Open(s.target)
+	// Opened so that it cannot block, and checked again once open: a
+	// named pipe put in its place since the Lstat is refused, not waited on.
+	f, err := openNonBlocking(s.target)
 	if err != nil {
 		return spec, false, fmt.Errorf("reading the state file %s: %w", s.name(), bareError(err))
 	}
 	defer f.Close()
+	if info, err = f.Stat(); err == nil {
+		err = checkStateFileInfo(info)
+	}
+	if err != nil {
+		return spec, false, fmt.Errorf("the state file %s %w", s.name(), err)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
 	if err != nil {
 		return spec, false, fmt.Errorf("reading the state file %s: %w", s.name(), bareError(err))
@@ -193,18 +201,7 @@ func (s *stateFile) read() (spec scru64.NodeSpec, found bool, err error) {
 func checkStateFileInfo(info fs.FileInfo) error {
 	mode := info.Mode()
 	if !mode.IsRegular() {
-		kind := "a special file"
-		switch {
-		case mode.IsDir():
-			kind = "a directory"
-		case mode&fs.ModeNamedPipe != 0:
-			kind = "a named pipe"
-		case mode&fs.ModeSocket != 0:
-			kind = "a socket"
-		case mode&fs.ModeDevice != 0:
-			kind = "a device"
-		}
-		return fmt.Errorf("is not a regular file (%s)", kind)
+		return fmt.Errorf("is not a regular file (%s)", fileKind(mode))
 	}
 	if n := linkCount(info); n > 1 {
 		return fmt.Errorf("has %d hard links: replacing it would part them (keep one name; a symbolic link is followed)", n)
@@ -285,6 +282,15 @@ func (s *stateFile) replace(data string) (err error) {
 	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	// A hard link made to the file since the run began would keep the
+	// file replaced here, with its older mark, under the other name: a run
+	// on that name would take another lock and repeat the IDs since. So
+	// the run stops here instead, with the file as it is (its mark still
+	// covers every ID printed), and a run on either name is refused for
+	// the two links, as at the start.
+	if info, err := os.Lstat(s.target); err == nil && linkCount(info) > 1 {
+		return fmt.Errorf("it has %d hard links: another name was linked to it during the run, and replacing it would leave that name an older mark (remove the other name)", linkCount(info))
 	}
 	return replaceFile(tmp.Name(), s.target)
 }

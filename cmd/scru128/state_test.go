@@ -472,3 +472,52 @@ func TestBinaryStateFileNotARegularFile(t *testing.T) {
 		t.Errorf("an unreadable file: status %d, stdout %q, stderr %q", r.cmd.ProcessState.ExitCode(), r.out.String(), r.errOut.String())
 	}
 }
+
+// TestBinaryStateFileLinkedDuringARun: a hard link made to the state file
+// while a run holds it would keep, under the other name, the file the
+// run's next write replaces, with its older mark; a run on that name takes
+// another lock. So the run stops at its next write (status 1, naming the
+// links) with the file unreplaced, whose mark covers every ID it printed:
+// a run on either name is then refused for the two links, and once one
+// name is removed, a run on the other repeats no ID. Before, the first run
+// went on, and a run on the link repeated some 700,000 IDs.
+func TestBinaryStateFileLinkedDuringARun(t *testing.T) {
+	dir := t.TempDir()
+	state, link := filepath.Join(dir, "node.spec"), filepath.Join(dir, "link.spec")
+	first := startGen(t, state, "-node", "42/8", "-stream")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := os.Stat(state); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := os.Link(state, link); err != nil {
+		t.Fatal(err)
+	}
+	stop := time.AfterFunc(10*time.Second, func() { first.cmd.Process.Signal(syscall.SIGINT) })
+	printed := first.wait(t)
+	stop.Stop()
+	if code := first.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(first.errOut.String(), "has 2 hard links") || len(printed) == 0 {
+		t.Fatalf("the run whose file was linked: status %d, %d IDs, stderr %q; want 1 and the links named", code, len(printed), first.errOut.String())
+	}
+	refused := startGen(t, link, "-n", "1")
+	refused.wait(t)
+	if code := refused.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(refused.errOut.String(), "has 2 hard links") {
+		t.Fatalf("a run on the link while both names stand: status %d, stderr %q", code, refused.errOut.String())
+	}
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	second := startGen(t, link, "-n", "100000")
+	ids := second.wait(t)
+	if code := second.cmd.ProcessState.ExitCode(); code != 0 || len(ids) != 100000 {
+		t.Fatalf("the run on the link: status %d, %d IDs, stderr %q", code, len(ids), second.errOut.String())
+	}
+	last := slices.Max(printed)
+	for _, id := range ids {
+		if id <= last {
+			t.Fatalf("the run on the link printed %s, not after the first run's last ID %s", id, last)
+		}
+	}
+}

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// nonBlockingOpen makes an open of a named pipe return at once, not wait
+// for a writer; it does not change how a regular file is read.
+const nonBlockingOpen = unix.O_NONBLOCK
+
 // lockFile opens the lock file at path, making it if need be, and takes
 // an exclusive flock on it, without waiting: if another open file holds
 // one, it fails with errStateInUse. The lock lasts until the file is
@@ -19,14 +23,16 @@ import (
 func lockFile(path string) (*os.File, error) {
 	// Read-only is enough to lock. O_NOFOLLOW: a link planted where the
 	// lock file goes is refused, not followed to some other file.
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|unix.O_NOFOLLOW, newFileMode)
+	// O_NONBLOCK: a named pipe planted there opens at once, to be refused,
+	// where a plain open would wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|unix.O_NOFOLLOW|nonBlockingOpen, newFileMode)
 	if err != nil {
 		return nil, err
 	}
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		f.Close()
 		if err == nil {
-			err = errors.New("not a regular file")
+			err = fmt.Errorf("it is %s, not a regular file", fileKind(info.Mode()))
 		}
 		return nil, err
 	}

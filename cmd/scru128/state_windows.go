@@ -10,6 +10,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// nonBlockingOpen is what makes an open return at once rather than wait
+// on a special file: nothing on Windows, where no path gen opens names a
+// pipe that waits (pipes live under \\.\pipe\).
+const nonBlockingOpen = 0
+
 // lockFile opens the lock file at path, making it if need be, and locks
 // its first byte exclusively with LockFileEx, without waiting: if another
 // handle holds the lock, it fails with errStateInUse. The lock lasts until
