@@ -16,6 +16,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -241,6 +242,11 @@ func (w watchedCreds) ClientHandshake(ctx context.Context, authority string, raw
 	}
 	conn, info, err := w.TransportCredentials.ClientHandshake(ctx, authority, raw)
 	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) {
+			// Closed in the middle of the handshake, with no alert: what
+			// an etcd serving plain HTTP does with a TLS hello.
+			err = errHandshakeHungUp
+		}
 		w.r.fail(addr, err)
 		return nil, nil, err
 	}
@@ -323,8 +329,9 @@ func (c *firstBytes) Write(p []byte) (int, error) {
 }
 
 var (
-	errHungUp = errors.New("the server closed the connection without answering")
-	errSilent = errors.New("the server took the connection but did not answer")
+	errHungUp          = errors.New("the server closed the connection without answering")
+	errHandshakeHungUp = errors.New("the server closed the connection in the handshake, without a word of TLS")
+	errSilent          = errors.New("the server took the connection but did not answer")
 )
 
 // connectionError returns err, the failure of a connection to endpoint, as
@@ -348,6 +355,10 @@ func connectionError(endpoint string, err error) error {
 		// certificate: the client's own check of the server comes first,
 		// above.
 		return &tlsError{endpoint: endpoint, field: fieldCert, err: op}
+	}
+	if err == errHandshakeHungUp {
+		return &tlsError{endpoint: endpoint, field: fieldEndpoints,
+			err: fmt.Errorf("%w (if it serves plain HTTP, give it as http://)", err)}
 	}
 	if strings.HasPrefix(endpoint, "http://") && (err == errNotGRPC || err == errHungUp) {
 		err = fmt.Errorf("%w (if it serves TLS, give it as https://, or give -etcd-cacert)", err)

@@ -303,7 +303,13 @@ func TestCLIOverTLS(t *testing.T) {
 		1, "leasing a node ID from etcd")
 	checkFailure(t, "a key that is not the certificate's",
 		runCLI(t, bin, nil, append(gen, "-etcd-cacert", p.ca, "-etcd-cert", cert, "-etcd-key", foreignKey)...),
-		2, "-etcd-cert", "is not a PEM certificate matching the key")
+		2, `-etcd-cert "`+cert+`" and -etcd-key "`+foreignKey+`": are no certificate and its private key`)
+	// TLS to an etcd that serves plain HTTP: before, the message was only
+	// "…: EOF".
+	plain := startServer(t)
+	checkFailure(t, "TLS to a plain HTTP server",
+		runCLI(t, bin, nil, append(gen[:3:3], "-etcd", "https://"+strings.TrimPrefix(plain.endpoint, "http://"), "-etcd-cacert", p.ca)...),
+		1, "TLS handshake with https://", "does not speak TLS (-etcd)", "if it serves plain HTTP, give it as http://")
 	checkNothingLeft(t, root, "/tls/")
 }
 
