@@ -345,8 +345,8 @@ func (e *DataError) Is(target error) bool { return standsFor(target, ErrBadData)
 type StallError struct {
 	NodeID   uint32
 	Bound    scru64.ID // the record as last written: no ID above it is minted
-	Since    time.Time // when the first of the failed writes was sent
-	Attempts int       // failed writes in a row
+	Since    time.Time // when the first write since the last that applied was sent
+	Attempts int       // writes sent since the last that applied (the last may be unanswered)
 	Err      error     // the last one's: a *StoreError
 }
 

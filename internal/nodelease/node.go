@@ -77,6 +77,15 @@ type Node struct {
 	// it gives up waiting for a round of writes still under way (a
 	// client that sends each request again until its time is up).
 	writeFailure atomic.Pointer[renewFailure]
+	// failingSince and failingSent count the bound loop's writes since the
+	// last that applied: when the first of them was sent (Unix ns; 0 when
+	// none is pending or failed) and how many were sent, the last perhaps
+	// still unanswered. A stall reported by Generate before the loop
+	// publishes one, and every stall the loop publishes, take both from
+	// here, so that the reports of one stall agree on when it began and
+	// count up.
+	failingSince atomic.Int64
+	failingSent  atomic.Int64
 
 	errorPrefix string // Config.ErrorPrefix
 	storeName   string // Config.StoreName
@@ -167,9 +176,10 @@ func (n *Node) generateSlow(id scru64.ID, err error, mono int64, lim *limits) (s
 			if f := n.writeFailure.Load(); f != nil {
 				cause = f.err // a write of this round failed: say how
 			}
+			since, attempts := n.failing()
 			return 0, withPrefix(n.errorPrefix, &StallError{
 				NodeID: n.nodeID, Bound: highWater(lim.bound, n.nodeID, n.size),
-				Since: time.Now().Add(-maxRaiseWait(n.timeout)), Attempts: 1, Err: cause,
+				Since: since, Attempts: max(attempts, 1), Err: cause,
 			})
 		}
 		select {

@@ -306,14 +306,16 @@ func (n *Node) boundLoop() {
 		if stall.Attempts > 0 && clock.Mono() < nextRound {
 			continue
 		}
-		started, sent := time.Now(), 0
 		err := n.tryTimes(n.ctx, roundAttempts, func(ctx context.Context) error {
-			sent++
+			n.failingSince.CompareAndSwap(0, time.Now().UnixNano())
+			n.failingSent.Add(1)
 			err := n.raiseBound(ctx, stall.Attempts > 0)
 			if err != nil {
 				n.writeFailure.Store(&renewFailure{err})
 			} else {
 				n.writeFailure.Store(nil)
+				n.failingSince.Store(0)
+				n.failingSent.Store(0)
 			}
 			return err
 		})
@@ -323,15 +325,25 @@ func (n *Node) boundLoop() {
 			continue
 		case n.limits.Load().err != nil || n.ctx.Err() != nil:
 			return // lost, or closed
-		case stall.Attempts == 0:
-			stall.Since = started
 		}
-		stall.Attempts += sent
+		stall.Since, stall.Attempts = n.failing()
 		stall.Err = err
 		backoff = min(max(2*backoff, boundCheckInterval), maxWriteBackoff)
 		nextRound = clock.Mono() + int64(backoff)
 		n.publishStall(stall)
 	}
+}
+
+// failing returns when the first of the bound loop's writes since the
+// last that applied was sent, and how many were sent; with none, now less
+// the longest a raise may take (the write Generate gave up waiting for was
+// sent at least that long ago) and 0.
+func (n *Node) failing() (since time.Time, sent int) {
+	ns, count := n.failingSince.Load(), n.failingSent.Load()
+	if ns == 0 {
+		return time.Now().Add(-maxRaiseWait(n.timeout)), 0
+	}
+	return time.Unix(0, ns), int(count)
 }
 
 // publishStall publishes s, of the node's failing writes, with the bound

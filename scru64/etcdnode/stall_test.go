@@ -377,3 +377,49 @@ func closeDuringAStall(t *testing.T, srv *server, direct *clientv3.Client, revoc
 		t.Fatalf("the record %v is below the last ID minted %v", record, ids[len(ids)-1])
 	}
 }
+
+// TestStallReportsAgree: the reports of one stall agree on when it began
+// and count its writes up. Record writes that get no answer make Generate
+// report the stall first (it stops waiting before the bound loop's round
+// fails); the loop's own reports that follow keep that start and count on
+// from it. Before, Generate said "1 attempt since T" and the loop then
+// "6 attempts since T-2.5s".
+func TestStallReportsAgree(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	px, viaProxy := startProxy(t, srv.endpoint)
+	ctx := context.Background()
+	n, err := etcdnode.Acquire(ctx, newClient(t, viaProxy), etcdnode.WithPrefix("/agree/"), etcdnode.WithTTL(steadyTTL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := px.addRule(&rule{match: recordTxn(recordKeyOf("/agree/", n.NodeID())), action: hold})
+	defer func() {
+		px.removeRule(held)
+		px.deliverHeld(held)
+		n.Close(ctx)
+	}()
+	for {
+		if _, err = n.Generate(); err != nil {
+			break
+		}
+	}
+	var first *etcdnode.StallError
+	if !errors.As(err, &first) {
+		t.Fatalf("Generate: %v, want a *StallError", err)
+	}
+	t.Logf("Generate: %v", err)
+	var later *etcdnode.StallError
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if errors.As(n.Stalled(), &later) && later.Attempts > first.Attempts {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no later report counts past the first's %d attempts: %v", first.Attempts, n.Stalled())
+		}
+	}
+	t.Logf("Stalled: %v", later)
+	if !later.Since.Equal(first.Since) {
+		t.Errorf("the first report says the stall began at %v, a later one at %v", first.Since, later.Since)
+	}
+}
