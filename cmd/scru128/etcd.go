@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
@@ -452,6 +453,17 @@ func isNodeIDSize(value string) bool {
 // etcdTimeout bounds leasing a node ID from etcd, and giving it back.
 const etcdTimeout = 30 * time.Second
 
+// failedGiveBack bounds giving the node ID back after minting failed (a
+// lost lease, a stall that outlasted stallLimit): etcd has not answered
+// for a while then, the lease is lost or expires within its TTL anyway,
+// and a run that failed should end within a few seconds, not wait another
+// etcdTimeout.
+const failedGiveBack = 3 * time.Second
+
+// giveBackNotice is how long giving the node ID back may take before gen
+// says what it is waiting for.
+const giveBackNotice = 500 * time.Millisecond
+
 // stallLimit bounds gen's wait for etcd to take the node's writes again,
 // once minting has stopped at the bound the node last wrote: as long as
 // it waits to lease a node ID.
@@ -468,14 +480,20 @@ type leasedNode struct {
 	// writes, and gen said so on stderr; zero while it mints. Minting's
 	// one goroutine reads and writes it.
 	stalledAt time.Time
+	// failed is set when minting ended with an error (a lost lease, a stall
+	// that outlasted stallLimit): giving the node ID back is then bounded
+	// by failedGiveBack.
+	failed atomic.Bool
 
 	mu         sync.Mutex
-	givingBack bool  // Close has started
-	abandoned  bool  // gen is exiting without giving the node ID back
-	reported   bool  // the outcome was reported (by finish or abandon)
-	closeErr   error // Close's result, once closed is closed
-	closed     chan struct{}
-	finished   chan struct{} // closed when the run calls finish
+	givingBack bool // Close has started
+	// giveBackTimeout bounds Close, once it has started.
+	giveBackTimeout time.Duration
+	abandoned       bool  // gen is exiting without giving the node ID back
+	reported        bool  // the outcome was reported (by finish or abandon)
+	closeErr        error // Close's result, once closed is closed
+	closed          chan struct{}
+	finished        chan struct{} // closed when the run calls finish
 }
 
 // acquireNode leases a node ID from etcd for gen -etcd. It returns nil and
@@ -620,6 +638,7 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 			warn(n.e, fmt.Sprintf("waiting up to %v for etcd to take the node's writes again: %s%s",
 				stallLimit, n.setup.reason(err), n.setup.hint(err)))
 		case time.Since(n.stalledAt) >= stallLimit:
+			n.failed.Store(true)
 			return 0, &nodeError{text: fmt.Sprintf("gave up after waiting %v for etcd to take the node's writes: %s%s",
 				stallLimit, n.setup.reason(err), n.setup.hint(err)), err: err}
 		}
@@ -627,6 +646,7 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 	case errors.Is(err, scru64.ErrClockRollback):
 		return id, err // gen waits for the clock
 	}
+	n.failed.Store(true)
 	return id, &nodeError{text: n.setup.reason(err), err: err}
 }
 
@@ -700,8 +720,13 @@ func (n *leasedNode) startGiveBack() {
 		return
 	}
 	n.givingBack = true
+	timeout := etcdTimeout
+	if n.failed.Load() {
+		timeout = failedGiveBack
+	}
+	n.giveBackTimeout = timeout
 	go func() {
-		ctx, cancel := n.stop.context(etcdTimeout)
+		ctx, cancel := n.stop.context(timeout)
 		defer cancel()
 		n.closeErr = n.node.Close(ctx)
 		n.client.Close()
@@ -712,10 +737,28 @@ func (n *leasedNode) startGiveBack() {
 // finish gives the node ID back, after the last line was written. A node
 // whose lease was lost during the run has already been reported by the
 // minting error.
+//
+// When etcd has not answered within giveBackNotice, it says what it waits
+// for and for how long at most, so that a run that ends does not fall
+// silent: etcdTimeout after a clean end, failedGiveBack after a failure.
+// A signal cuts either short (see stopper.context).
 func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
 	close(n.finished)
 	n.startGiveBack()
-	<-n.closed
+	notice := time.NewTimer(giveBackNotice)
+	defer notice.Stop()
+	select {
+	case <-n.closed:
+	case <-notice.C:
+		n.mu.Lock()
+		timeout, quiet := n.giveBackTimeout, n.abandoned || n.reported
+		n.mu.Unlock()
+		if !quiet && !stop.stopped() {
+			warn(e, fmt.Sprintf("giving the node ID back to etcd, which has not answered yet: waiting up to %v more (a lease not revoked expires within %v, and the record covers every ID printed)",
+				(timeout-giveBackNotice).Round(100*time.Millisecond), n.setup.lease.TTL))
+		}
+		<-n.closed
+	}
 	return n.report(e)
 }
 

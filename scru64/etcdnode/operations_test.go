@@ -1,6 +1,7 @@
 package etcdnode_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -232,5 +233,69 @@ func TestCLIThroughDefragmentation(t *testing.T) {
 	checkStderr(t, "defragmentation", g.stderr.String())
 	if held := holderKeys(t, admin, "/scru64/"); len(held) != 0 {
 		t.Errorf("the node ID was not given back: %q", held)
+	}
+}
+
+// TestCLIEndsSoonAfterFailing: once minting fails (a lost lease behind a
+// partition; a stall whose writes get no answer, given up after 30 s), gen
+// tries to give its node ID back through the same silence. It must say
+// within a second what it waits for and exit within a few seconds, not
+// fall silent for etcd's 30-s bound as it did (30 s after "lease lost", 25
+// s after "gave up").
+func TestCLIEndsSoonAfterFailing(t *testing.T) {
+	bin, srv := startCLITest(t)
+	const (
+		saysWithin = time.Second
+		endsWithin = 3*time.Second + time.Second // failedGiveBack and then some
+	)
+	check := func(t *testing.T, g *streamingGen, failure string) {
+		t.Helper()
+		g.waitUntil(t, 60*time.Second, "reporting "+failure, func() bool { return strings.Contains(g.stderr.String(), failure) })
+		failed := time.Now()
+		g.waitUntil(t, saysWithin, "saying what it waits for", func() bool {
+			_, after, _ := strings.Cut(g.stderr.String(), failure)
+			return strings.Contains(after, "waiting up to") || isClosed(g.exited)
+		})
+		select {
+		case <-g.exited:
+		case <-time.After(endsWithin):
+			t.Fatalf("gen still runs %v after %q; stderr %q", time.Since(failed).Round(time.Millisecond), failure, g.stderr.String())
+		}
+		t.Logf("exit %v after %q: %v; stderr %q", time.Since(failed).Round(time.Millisecond), failure, g.waitErr, g.stderr.String())
+		checkExit(t, failure, g.waitErr, 1)
+		checkStderr(t, failure, g.stderr.String())
+		g.checkIDs(t)
+	}
+	t.Run("lease lost", func(t *testing.T) {
+		t.Parallel()
+		px, endpoint := startProxy(t, srv.endpoint)
+		g := startStreamingGen(t, bin, endpoint, "-etcd-ttl", "3s")
+		px.cut.Store(true)
+		check(t, g, "lease lost")
+	})
+	t.Run("the stall's wait runs out", func(t *testing.T) {
+		t.Parallel()
+		px, endpoint := startProxy(t, srv.endpoint)
+		prefix := "/gaveup/"
+		c := newClient(t, srv.endpoint)
+		var held *rule
+		g := startStalledGen(t, bin, endpoint, c, func() {
+			// The record's writes get no answer; keep-alives do.
+			held = px.addRule(&rule{match: func(path string, body []byte) bool {
+				return strings.HasSuffix(path, "/Txn") && bytes.Contains(body, []byte(prefix+"last/"))
+			}, action: hold})
+		}, nil, "-etcd-prefix", prefix)
+		defer px.deliverHeld(held)
+		check(t, g.streamingGen, "gave up after waiting")
+	})
+}
+
+// isClosed reports whether c is closed.
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
