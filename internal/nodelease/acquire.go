@@ -83,6 +83,7 @@ func acquire(ctx context.Context, store Store, cfg Config) (*Node, error) {
 		realm:       realm{key: cfg.Prefix + "size", value: strconv.Itoa(int(cfg.NodeIDSize))},
 		errorPrefix: cfg.ErrorPrefix,
 		storeName:   cfg.StoreName,
+		clusterHint: cfg.ClusterChanged,
 		closed:      withPrefix(cfg.ErrorPrefix, ErrClosed),
 	}
 	if cfg.Wall == nil {

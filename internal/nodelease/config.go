@@ -53,6 +53,11 @@ type Config struct {
 	// for example "PostgreSQL" ("PostgreSQL lost or rewound data: ...");
 	// empty means etcd.
 	StoreName string
+	// ClusterChanged, if set, is what else than another cluster answering
+	// a change of the cluster ID an answer carries can mean in this store,
+	// for the text of the error that ends the node: PostgreSQL's store
+	// changes it when its tables are emptied.
+	ClusterChanged string
 }
 
 // DefaultConfig returns a Config with [DefaultPrefix], [DefaultNodeIDSize]

@@ -89,6 +89,7 @@ type Node struct {
 
 	errorPrefix string // Config.ErrorPrefix
 	storeName   string // Config.StoreName
+	clusterHint string // Config.ClusterChanged
 	closed      error  // ErrClosed with the error prefix
 }
 

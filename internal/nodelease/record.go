@@ -269,7 +269,11 @@ func (n *Node) observeCluster(h Header) error {
 // of it. Answers without a cluster ID or a timeline are not checked for it.
 func (n *Node) checkCluster(h Header) *LostError {
 	if n.clusterID != 0 && h.ClusterID != 0 && h.ClusterID != n.clusterID {
-		return n.lostError("another "+n.storeWord()+" cluster answered (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
+		what := "another " + n.storeWord() + " cluster answered"
+		if n.clusterHint != "" {
+			what += ", or " + n.clusterHint
+		}
+		return n.lostError(what+" (cluster ID "+strconv.FormatUint(h.ClusterID, 16)+
 			", was "+strconv.FormatUint(n.clusterID, 16)+")", true)
 	}
 	if n.timeline != 0 && h.Timeline != 0 && h.Timeline != n.timeline {

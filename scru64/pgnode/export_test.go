@@ -15,3 +15,10 @@ var SchemaSQL = schemaSQL
 
 // EndOfHeader is the line that ends schema.sql's header.
 const EndOfHeader = endOfHeader
+
+// SchemaVersion is the digest schema.sql's schema_version answers, and
+// SchemaDigest the one it should answer.
+var SchemaVersion, SchemaDigest = schemaVersion, schemaDigest(schemaSQL)
+
+// SetupLockKey is the key of Setup's advisory lock for a schema.
+var SetupLockKey = setupLockKey

@@ -43,7 +43,9 @@
 // tables. Between the loss and a node's next statement, another node may
 // take its node ID. A node stops at that statement, with an error matching
 // [ErrDataLoss] where it can tell: the cluster's system identifier or
-// timeline changed, the store's revision went back, or its own record did.
+// timeline changed, the keys were truncated or the store's row made anew
+// (schema.sql's generation), the store's revision went back, or its own
+// record or its realm's row did.
 // The guide at https://github.com/fastid/scru128/blob/main/docs/fleet.md
 // compares the two stores and says which failures are safe and which are
 // not; the protocol, with its proofs and figures, is told once, in the
@@ -53,11 +55,13 @@
 //
 // # In production
 //
-// Every request is one call of one function, a transaction of its own, in
-// pgx's QueryExecModeExec whatever the pool's default mode: the pool may go
-// through PgBouncer in transaction mode, and nothing is kept in a session
-// between transactions (no named prepared statements, session locks,
-// temporary tables or LISTEN). The fleet's role needs USAGE on the schema
+// Every request is one call of one function, a transaction of its own at
+// READ COMMITTED whatever default_transaction_isolation says: two unnamed
+// statements (SET TRANSACTION and the call) and one Sync, in one round
+// trip, whatever the pool's default mode. The pool may go through
+// PgBouncer in transaction mode, and nothing is kept in a session between
+// transactions (no named prepared statements, session locks, temporary
+// tables or LISTEN). The fleet's role needs USAGE on the schema
 // and EXECUTE on its functions, and no privilege on its tables (see
 // schema.sql); statement_timeout, lock_timeout and
 // idle_in_transaction_session_timeout may be set for it as for any role,
@@ -76,8 +80,9 @@
 // time (a step of Acquire or Close up to five times, a write of the record
 // three times a round), and a renewal not answered in that time has a
 // second sent beside it, the first answer counting. pgx cancels a
-// statement it gives up on at the server. Renewals touch only the leases
-// table, so whatever holds up the keys table or the store's row (a DBA's
+// statement it gives up on at the server. Renewals wait on no lock but
+// their lease's row (they read the store's row only if its lock is free at
+// once), so whatever holds up the keys table or the store's row (a DBA's
 // ALTER TABLE, VACUUM FULL or LOCK TABLE, a long transaction) stops the
 // writes of the records and not the leases: the nodes report a stall
 // ([Node.Stalled], [ErrStalled]) and mint on up to their high-water marks.
@@ -96,9 +101,13 @@ package pgnode
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -106,6 +115,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/fastid/scru128/internal/nodelease"
@@ -365,6 +375,9 @@ func apply(fn string, leasing bool, db *pgxpool.Pool, opts []Option) (options, e
 	// refuses a listed key of another form as data it did not write.
 	o.cfg.Prefix = o.realm + "/"
 	o.cfg.ErrorPrefix, o.cfg.StoreName = errorPrefix, storeName
+	// The store changes its cluster ID when its keys are truncated or its
+	// row is made anew (see schema.sql's generation).
+	o.cfg.ClusterChanged = "its keys were truncated, or its store's row deleted and made anew"
 	return o, nil
 }
 
@@ -412,26 +425,78 @@ var schemaSQL string
 // schema; Setup runs what follows after a header of its own.
 const endOfHeader = "-- end of header\n"
 
-// setupLock is the key of the transaction-level advisory lock that
-// Setup takes, so that processes that start at once set up one after
-// another rather than race to create the same objects.
+// setupLock is mixed into the key of the transaction-level advisory lock
+// that Setup takes for a schema (see setupLockKey).
 const setupLock = 0x5c12_8640_0000_0001
+
+// setupLockKey returns the key of the advisory lock that Setup takes while
+// it changes schema, so that processes that start at once change it one
+// after another rather than race to create the same objects: one key per
+// schema, so that a Setup of one schema never waits for another's.
+func setupLockKey(schema string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(schema))
+	return int64(h.Sum64() ^ setupLock)
+}
+
+// schemaVersion is what the function schema_version of schema.sql answers
+// (schemaVersionRE finds it): a digest of the file, which
+// TestSchemaVersionIsTheDigest holds to schemaDigest. A Setup that finds it,
+// in a schema that the running role owns, has nothing to do, and does
+// nothing: it takes no lock at all.
+var schemaVersion = func() string {
+	m := schemaVersionRE.FindStringSubmatch(schemaSQL)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}()
+
+// schemaVersionRE finds the digest in schema.sql's schema_version.
+var schemaVersionRE = regexp.MustCompile(`\$version\$SELECT '([0-9a-f]{32})'\$version\$`)
+
+// schemaDigest returns the digest of sql, a schema.sql, with the digest
+// its schema_version answers taken as zeros.
+func schemaDigest(sql string) string {
+	sql = schemaVersionRE.ReplaceAllLiteralString(sql, "$version$SELECT '"+strings.Repeat("0", 32)+"'$version$")
+	sum := sha256.Sum256([]byte(sql))
+	return hex.EncodeToString(sum[:16])
+}
 
 // Setup creates, in the schema that WithSchema names (default
 // [DefaultSchema], created if absent), the tables and functions that
 // Acquire uses, in one transaction. It is idempotent: run again (by every
 // process at start, say), it leaves the tables and their rows as they are
-// and replaces the functions with this version's; concurrent calls wait
-// for each other. It uses only WithSchema and ignores the other options, so
-// that one list of options serves Setup and Acquire.
+// and replaces the functions with this version's; concurrent calls that
+// change one schema wait for each other. It uses only WithSchema and
+// ignores the other options, so that one list of options serves Setup and
+// Acquire.
 //
 // Setup runs schema.sql, which is in this module's source for a DBA to run
 // by hand instead (psql -1 -f schema.sql) and says what to GRANT the
 // fleet's role: the role that runs it owns the objects, and the role that
 // leases needs nothing but USAGE on the schema and EXECUTE on the
-// functions. It returns an error matching [ErrInvalidOption] for a bad
-// schema name or a nil pool, and the server's error, wrapped, if the SQL
-// fails (a role that may not create the schema, say).
+// functions.
+//
+// Setup runs beside a live fleet (a rolling deploy runs it in every new
+// process). It first looks, in one statement that takes no lock, whether
+// the schema is the running role's and already this build's: then it is
+// done. Else it takes an advisory lock of the schema's own, and changes the
+// schema without taking any lock that renewals or writes of the fleet wait
+// on (it creates an index only where one is missing, and does not check
+// function bodies against the tables); it waits for nothing the fleet
+// holds but the store's row, briefly, if the row must be made. It sets its
+// search path before it calls any function, and runs at READ COMMITTED
+// whatever default_transaction_isolation says.
+//
+// It refuses a schema that another role owns, or that holds an object
+// another role owns (any role with CREATE on the database may create the
+// schema first, and its owner could replace what the SECURITY DEFINER
+// functions call), with an error naming each and its owner.
+//
+// It returns an error matching [ErrInvalidOption] for a bad schema name or
+// a nil pool, and the server's error, wrapped, if the SQL fails (a role
+// that may not create the schema, a schema it does not own, say).
 func Setup(ctx context.Context, db *pgxpool.Pool, opts ...Option) error {
 	o, err := apply("Setup", false, db, opts)
 	if err != nil {
@@ -441,16 +506,74 @@ func Setup(ctx context.Context, db *pgxpool.Pool, opts ...Option) error {
 	if !ok {
 		return errors.New(errorPrefix + ": this build's schema.sql has no end of header") // a test pins it
 	}
+	current, err := schemaIsCurrent(ctx, db, o.schema)
+	if err != nil {
+		return fmt.Errorf("%s: setting up schema %q: %w", errorPrefix, o.schema, err)
+	}
+	if current {
+		return nil
+	}
 	schema := pgx.Identifier{o.schema}.Sanitize()
-	header := "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(setupLock, 10) + ");\n" +
+	header := readCommitted + ";\n" +
+		"SET LOCAL search_path = pg_catalog, pg_temp;\n" +
+		"SET LOCAL check_function_bodies = off;\n" +
+		"SELECT pg_catalog.pg_advisory_xact_lock(" + strconv.FormatInt(setupLockKey(o.schema), 10) + ");\n" +
 		"CREATE SCHEMA IF NOT EXISTS " + schema + ";\n" +
 		"SET LOCAL search_path = " + schema + ", pg_temp;\n"
 	// One simple-protocol call runs the whole script in one implicit
-	// transaction; SET LOCAL keeps the search path to it.
+	// transaction; SET LOCAL keeps the settings to it.
 	if _, err := db.Exec(ctx, header+body, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("%s: setting up schema %q: %w", errorPrefix, o.schema, err)
 	}
 	return nil
+}
+
+// schemaIsCurrent reports whether schema exists, is owned by the role that
+// asks, holds this build's schema_version, owned by it too, and its store
+// its row: two statements, the first of which takes no lock, the second
+// only the store table's ACCESS SHARE lock, which no renewal and no write
+// waits on. (Only the schema's owner can create objects in it, or let
+// others.)
+func schemaIsCurrent(ctx context.Context, db *pgxpool.Pool, schema string) (bool, error) {
+	conn, err := db.Acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Release()
+	batch := &pgconn.Batch{}
+	batch.ExecParams(readCommitted, nil, nil, nil, nil)
+	batch.ExecParams("SET LOCAL search_path = pg_catalog, pg_temp", nil, nil, nil, nil)
+	batch.ExecParams(`SELECT pg_catalog.count(*) FROM pg_catalog.pg_namespace n
+		JOIN pg_catalog.pg_proc p ON p.pronamespace OPERATOR(pg_catalog.=) n.oid
+		JOIN pg_catalog.pg_roles r ON r.rolname OPERATOR(pg_catalog.=) CURRENT_USER
+		WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND n.nspowner OPERATOR(pg_catalog.=) r.oid
+		AND p.proname OPERATOR(pg_catalog.=) 'schema_version' AND p.proowner OPERATOR(pg_catalog.=) r.oid
+		AND p.prosrc OPERATOR(pg_catalog.=) $2`,
+		[][]byte{[]byte(schema), []byte("SELECT '" + schemaVersion + "'")}, nil, nil, nil)
+	results, err := conn.Conn().PgConn().ExecBatch(ctx, batch).ReadAll()
+	if err != nil {
+		return false, err
+	}
+	if len(results) != 3 || len(results[2].Rows) != 1 || len(results[2].Rows[0]) != 1 {
+		return false, errors.New("an answer of another shape to the check of the schema's version")
+	}
+	if string(results[2].Rows[0][0]) != "1" {
+		return false, nil
+	}
+	// The schema is the role's own: its store table may be read. A store
+	// whose row was deleted needs the row made anew.
+	batch = &pgconn.Batch{}
+	batch.ExecParams(readCommitted, nil, nil, nil, nil)
+	batch.ExecParams("SET LOCAL search_path = pg_catalog, pg_temp", nil, nil, nil, nil)
+	batch.ExecParams("SELECT pg_catalog.count(*) FROM "+pgx.Identifier{schema, "store"}.Sanitize(), nil, nil, nil, nil)
+	results, err = conn.Conn().PgConn().ExecBatch(ctx, batch).ReadAll()
+	if err != nil {
+		return false, err
+	}
+	if len(results) != 3 || len(results[2].Rows) != 1 || len(results[2].Rows[0]) != 1 {
+		return false, errors.New("an answer of another shape to the check of the store's row")
+	}
+	return string(results[2].Rows[0][0]) == "1", nil
 }
 
 // Node mints SCRU64 IDs under a node ID leased from PostgreSQL. Its methods

@@ -26,10 +26,78 @@
 -- (internal/nodelease, "Stores other than etcd").
 
 -- header: pgnode.Setup runs what follows the end of the header after a
--- header of its own that names the schema.
+-- header of its own that names the schema. Nothing in it calls a function
+-- before the search path is set: every name a session's search path could
+-- shadow is qualified with pg_catalog until the schema is known to be the
+-- running role's own.
+SET search_path = pg_catalog, pg_temp;
 CREATE SCHEMA IF NOT EXISTS scru64;
 SET search_path = scru64, pg_temp;
 -- end of header
+
+-- The schema and everything in it must be the running role's own. A role
+-- that created the schema first (any role with CREATE on the database may),
+-- or owns a table or function in it, could replace what the SECURITY
+-- DEFINER functions below call, and run its code as their owner, or change
+-- the tables under the fleet. So this refuses, naming each object and its
+-- owner. Every function and operator here is qualified: the schema's own
+-- could win over pg_catalog's for a better-matching signature.
+DO $owners$
+DECLARE
+    me oid := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+    here oid := (SELECT n.oid FROM pg_catalog.pg_namespace n
+                 WHERE n.nspname OPERATOR(pg_catalog.=) pg_catalog.current_schema());
+    others text;
+BEGIN
+    IF here IS NULL THEN
+        RAISE EXCEPTION 'pgnode: the schema to set up is missing from the search path';
+    END IF;
+    SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what) INTO others FROM (
+        SELECT pg_catalog.format('the schema itself (owned by %I)', pg_catalog.pg_get_userbyid(n.nspowner)) AS what
+        FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) here AND n.nspowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('relation %s (owned by %I)', c.oid::pg_catalog.regclass, pg_catalog.pg_get_userbyid(c.relowner))
+        FROM pg_catalog.pg_class c WHERE c.relnamespace OPERATOR(pg_catalog.=) here AND c.relowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('function %s (owned by %I)', p.oid::pg_catalog.regprocedure, pg_catalog.pg_get_userbyid(p.proowner))
+        FROM pg_catalog.pg_proc p WHERE p.pronamespace OPERATOR(pg_catalog.=) here AND p.proowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('type %s (owned by %I)', t.oid::pg_catalog.regtype, pg_catalog.pg_get_userbyid(t.typowner))
+        FROM pg_catalog.pg_type t WHERE t.typnamespace OPERATOR(pg_catalog.=) here AND t.typowner OPERATOR(pg_catalog.<>) me
+          AND t.typrelid OPERATOR(pg_catalog.=) 0 AND t.typcategory OPERATOR(pg_catalog.<>) 'A' -- not a relation's row type, nor an array type
+        UNION ALL
+        SELECT pg_catalog.format('operator %s (owned by %I)', o.oid::pg_catalog.regoperator, pg_catalog.pg_get_userbyid(o.oprowner))
+        FROM pg_catalog.pg_operator o WHERE o.oprnamespace OPERATOR(pg_catalog.=) here AND o.oprowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('collation %I (owned by %I)', c.collname, pg_catalog.pg_get_userbyid(c.collowner))
+        FROM pg_catalog.pg_collation c WHERE c.collnamespace OPERATOR(pg_catalog.=) here AND c.collowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('conversion %I (owned by %I)', c.conname, pg_catalog.pg_get_userbyid(c.conowner))
+        FROM pg_catalog.pg_conversion c WHERE c.connamespace OPERATOR(pg_catalog.=) here AND c.conowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('operator class %I (owned by %I)', c.opcname, pg_catalog.pg_get_userbyid(c.opcowner))
+        FROM pg_catalog.pg_opclass c WHERE c.opcnamespace OPERATOR(pg_catalog.=) here AND c.opcowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('operator family %I (owned by %I)', f.opfname, pg_catalog.pg_get_userbyid(f.opfowner))
+        FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace OPERATOR(pg_catalog.=) here AND f.opfowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('text search configuration %I (owned by %I)', c.cfgname, pg_catalog.pg_get_userbyid(c.cfgowner))
+        FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace OPERATOR(pg_catalog.=) here AND c.cfgowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('text search dictionary %I (owned by %I)', d.dictname, pg_catalog.pg_get_userbyid(d.dictowner))
+        FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace OPERATOR(pg_catalog.=) here AND d.dictowner OPERATOR(pg_catalog.<>) me
+        UNION ALL
+        SELECT pg_catalog.format('statistics object %I (owned by %I)', x.stxname, pg_catalog.pg_get_userbyid(x.stxowner))
+        FROM pg_catalog.pg_statistic_ext x WHERE x.stxnamespace OPERATOR(pg_catalog.=) here AND x.stxowner OPERATOR(pg_catalog.<>) me
+    ) o;
+    IF others IS NOT NULL THEN
+        RAISE EXCEPTION 'pgnode: schema % is not all %''s own: %', pg_catalog.quote_ident(pg_catalog.current_schema()),
+            pg_catalog.quote_ident(CURRENT_USER), others
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'The role that sets up the schema must own it and everything in it, or another role could run its code through the schema''s SECURITY DEFINER functions. Drop the schema, or run Setup as its owner (SET ROLE), once what it holds is checked.';
+    END IF;
+END
+$owners$;
 
 -- The store: one row, whose revision counts the writes, as etcd's does.
 -- Every function that writes first increments it, which locks the row until
@@ -38,10 +106,26 @@ SET search_path = scru64, pg_temp;
 -- this was set up on, or a random number where the system identifier cannot
 -- be read (see server_identity).
 CREATE TABLE IF NOT EXISTS store (
-    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
-    revision  bigint NOT NULL CHECK (revision > 0),
-    identity  bigint NOT NULL CHECK (identity <> 0)
+    singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    revision   bigint NOT NULL CHECK (revision > 0),
+    identity   bigint NOT NULL CHECK (identity <> 0),
+    generation bigint NOT NULL DEFAULT 0
 );
+-- generation changes when the keys were truncated, or the store's row made
+-- anew with keys in place (see note_truncation and the row's INSERT below):
+-- it is mixed into the cluster ID the functions answer, so that every node
+-- that wrote before stops with ErrDataLoss. A schema made before it existed
+-- gets it here, once (ALTER TABLE locks the store, which writes wait on,
+-- not renewals).
+DO $generation$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                   WHERE a.attrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('store')
+                     AND a.attname OPERATOR(pg_catalog.=) 'generation' AND NOT a.attisdropped) THEN
+        ALTER TABLE store ADD COLUMN generation bigint NOT NULL DEFAULT 0;
+    END IF;
+END
+$generation$;
 
 -- Leases: each lives ttl seconds from its grant or last renewal, measured
 -- by the server's clock, or from the server's start if that is later (as
@@ -54,7 +138,16 @@ CREATE TABLE IF NOT EXISTS leases (
     ttl        bigint NOT NULL CHECK (ttl > 0),
     expires_at timestamptz NOT NULL
 );
-CREATE INDEX IF NOT EXISTS leases_expires_at ON leases (expires_at);
+-- An index is created only where it is missing: CREATE INDEX IF NOT EXISTS
+-- takes its table's SHARE lock before it looks, which would hold up every
+-- renewal behind a Setup that waits (for a DBA's lock on another table).
+DO $index$
+BEGIN
+    IF pg_catalog.to_regclass('leases_expires_at') IS NULL THEN
+        CREATE INDEX leases_expires_at ON leases (expires_at);
+    END IF;
+END
+$index$;
 
 -- Keys, as etcd keeps them: compared and ordered byte by byte (COLLATE "C"),
 -- with the revisions of their creation and last change, and the lease they
@@ -66,7 +159,38 @@ CREATE TABLE IF NOT EXISTS keys (
     mod_revision    bigint NOT NULL CHECK (mod_revision >= create_revision),
     lease           bigint REFERENCES leases (id) ON DELETE CASCADE
 );
-CREATE INDEX IF NOT EXISTS keys_lease ON keys (lease) WHERE lease IS NOT NULL;
+DO $index$
+BEGIN
+    IF pg_catalog.to_regclass('keys_lease') IS NULL THEN
+        CREATE INDEX keys_lease ON keys (lease) WHERE lease IS NOT NULL;
+    END IF;
+END
+$index$;
+
+-- note_truncation changes the store's generation: TRUNCATE of the keys
+-- (or of the leases, CASCADE) empties them without a write the nodes can
+-- see, and the leases gone would read as merely lost. With the generation
+-- changed, every node that wrote before stops with ErrDataLoss at its next
+-- statement, as it must: the records that kept the node IDs' IDs apart are
+-- gone. It runs as the role that truncates, which must also be allowed to
+-- update the store's row, or the TRUNCATE fails.
+CREATE OR REPLACE FUNCTION note_truncation() RETURNS trigger
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT
+AS $$
+BEGIN
+    UPDATE store SET generation = generation # random_id() # 1;
+    RETURN NULL;
+END
+$$;
+DO $trigger$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_trigger g
+                   WHERE g.tgrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass('keys')
+                     AND g.tgname OPERATOR(pg_catalog.=) 'keys_truncated') THEN
+        CREATE TRIGGER keys_truncated AFTER TRUNCATE ON keys FOR EACH STATEMENT EXECUTE FUNCTION note_truncation();
+    END IF;
+END
+$trigger$;
 
 -- max_answered is how many characters of a key or value the functions
 -- answer: every key and value a node writes is shorter (a realm's name has
@@ -100,22 +224,37 @@ BEGIN
 END
 $$;
 
-INSERT INTO store (revision, identity)
-VALUES (1, coalesce(system_identifier(), random_id() | 1))
-ON CONFLICT (singleton) DO NOTHING;
+-- The store's row, if it is missing: at first, or after someone deleted
+-- it (DELETE, TRUNCATE). Made anew beside keys that remain, it starts past
+-- every revision they carry (a revision that went back would fail their
+-- checks) and with a new generation, so that the nodes that wrote before,
+-- which cannot know what was lost, stop with ErrDataLoss.
+-- (The keys are read only then: a Setup that finds the row waits on no
+-- lock a DBA holds on the keys table.)
+DO $row$
+BEGIN
+    IF NOT EXISTS (SELECT FROM store) THEN
+        INSERT INTO store (revision, identity, generation)
+        SELECT coalesce(max(greatest(k.create_revision, k.mod_revision)), 0) + 1,
+               coalesce(system_identifier(), random_id() | 1),
+               CASE WHEN count(k.key) > 0 THEN random_id() ELSE 0 END
+        FROM keys k
+        ON CONFLICT (singleton) DO NOTHING;
+    END IF;
+END
+$row$;
 
--- server_identity returns who answers: the cluster's system identifier
--- (which a physical backup or a replica shares, and a new cluster does not)
--- and its timeline (which a promotion or a recovery to a point in time
--- advances), each where the functions' owner may read it, else the identity
--- recorded at setup and 0. With it, the store's revision. It runs with the
--- caller's privileges: called by a SECURITY DEFINER function below, as its
--- owner; called by the fleet's role directly, it fails on the store table.
-CREATE OR REPLACE FUNCTION server_identity(OUT cluster_id bigint, OUT timeline bigint, OUT revision bigint)
+-- cluster_timeline returns the cluster's system identifier (which a
+-- physical backup or a replica shares, and a new cluster does not), or NULL
+-- where the functions' owner may not read it, and its timeline (which a
+-- promotion or a recovery to a point in time advances), or 0 where it may
+-- not. It reads no table, so that a renewal, which calls it, waits on no
+-- lock but its lease's row.
+CREATE OR REPLACE FUNCTION cluster_timeline(OUT cluster_id bigint, OUT timeline bigint)
 LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT
 AS $$
 BEGIN
-    SELECT coalesce(system_identifier(), s.identity), s.revision INTO cluster_id, revision FROM store s;
+    cluster_id := system_identifier();
     timeline := 0;
     IF NOT pg_is_in_recovery()
        AND has_function_privilege('pg_catalog.pg_current_wal_lsn()', 'EXECUTE')
@@ -124,6 +263,33 @@ BEGIN
         timeline := ('x' || left(pg_walfile_name(pg_current_wal_lsn()), 8))::bit(32)::bigint;
     END IF;
 END
+$$;
+
+-- server_identity returns who answers: cluster_timeline's, with the
+-- identity recorded at setup where the system identifier cannot be read,
+-- either mixed with the store's generation, and the store's revision. It runs with the caller's privileges: called by
+-- a SECURITY DEFINER function below, as its owner; called by the fleet's
+-- role directly, it fails on the store table.
+CREATE OR REPLACE FUNCTION server_identity(OUT cluster_id bigint, OUT timeline bigint, OUT revision bigint)
+LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT
+AS $$
+BEGIN
+    SELECT coalesce(c.cluster_id, s.identity) # s.generation, c.timeline, s.revision INTO cluster_id, timeline, revision
+    FROM cluster_timeline() c, store s;
+END
+$$;
+
+-- lease_live reports whether a lease with expires_at and ttl lives: until
+-- expires_at by the server's clock, or ttl from the server's start if that
+-- is later, as etcd gives every lease a new TTL when a leader starts. A
+-- start that lies ahead of the clock (the clock was stepped back) gives no
+-- such grace: it would last as long as the step.
+CREATE OR REPLACE FUNCTION lease_live(p_expires_at timestamptz, p_ttl bigint) RETURNS boolean
+LANGUAGE sql VOLATILE SET search_path FROM CURRENT
+AS $$
+    SELECT p_expires_at > clock_timestamp()
+        OR (pg_postmaster_start_time() <= clock_timestamp()
+            AND pg_postmaster_start_time() + make_interval(secs => p_ttl) > clock_timestamp())
 $$;
 
 -- begin_write starts every function that writes: it takes the store's row
@@ -145,10 +311,15 @@ BEGIN
     END IF;
     UPDATE store SET revision = store.revision + 1 RETURNING store.revision INTO rev;
     IF rev IS NULL THEN
-        RAISE EXCEPTION 'pgnode: the store row is missing (run pgnode.Setup or schema.sql again)';
+        RAISE EXCEPTION 'pgnode: the store''s row is missing, deleted by someone: run pgnode.Setup (or schema.sql) again, which makes it anew past every revision in the keys; the nodes that ran before then stop with ErrDataLoss, and new ones lease again'
+            USING ERRCODE = 'no_data_found';
     END IF;
-    DELETE FROM leases
-    WHERE expires_at <= clock_timestamp() AND pg_postmaster_start_time() + make_interval(secs => ttl) <= clock_timestamp();
+    -- No lease has more than its TTL left: a server clock stepped back
+    -- would otherwise keep a dead node's lease, and its node ID, for as long
+    -- as the step.
+    UPDATE leases SET expires_at = clock_timestamp() + make_interval(secs => ttl)
+    WHERE expires_at > clock_timestamp() + make_interval(secs => ttl);
+    DELETE FROM leases WHERE NOT lease_live(expires_at, ttl);
     RETURN rev;
 END
 $$;
@@ -180,11 +351,22 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT
 AS $$
 BEGIN
     UPDATE leases l SET expires_at = clock_timestamp() + make_interval(secs => l.ttl)
-    WHERE l.id = p_lease
-      AND greatest(l.expires_at, pg_postmaster_start_time() + make_interval(secs => l.ttl)) > clock_timestamp()
+    WHERE l.id = p_lease AND lease_live(l.expires_at, l.ttl)
     RETURNING l.ttl INTO ttl;
     ttl := coalesce(ttl, 0);
-    SELECT i.cluster_id, i.timeline, i.revision INTO cluster_id, timeline, revision FROM server_identity() i;
+    -- Who answers, from the store's row if it can be read at once: a
+    -- renewal waits on no lock but its lease's row, so that a lock on
+    -- another table (a DBA's, a Setup's) holds up writes, not leases.
+    -- Without it, a cluster ID of 0 and revision 0 are "not known", and
+    -- not checked.
+    BEGIN
+        LOCK TABLE store IN ACCESS SHARE MODE NOWAIT;
+        SELECT i.cluster_id, i.timeline, i.revision INTO cluster_id, timeline, revision FROM server_identity() i;
+    EXCEPTION WHEN lock_not_available THEN
+        SELECT 0, c.timeline, 0 INTO cluster_id, timeline, revision FROM cluster_timeline() c;
+    END;
+    cluster_id := coalesce(cluster_id, 0);
+    revision := coalesce(revision, 0);
 END
 $$;
 
@@ -305,15 +487,23 @@ AS $$
       AND (p_from_included OR k.key <> p_from)
       AND (p_end_included OR k.key <> p_end)
       AND (k.lease IS NULL OR EXISTS (
-          SELECT FROM leases l WHERE l.id = k.lease
-          AND greatest(l.expires_at, pg_postmaster_start_time() + make_interval(secs => l.ttl)) > clock_timestamp()))
+          SELECT FROM leases l WHERE l.id = k.lease AND lease_live(l.expires_at, l.ttl)))
     ORDER BY k.key
     LIMIT p_limit
 $$;
 
+-- schema_version answers a digest of this file (with this line's digest
+-- taken as zeros): pgnode.Setup, finding the one its build has in a schema
+-- that the running role owns, has nothing to do and takes no lock. A test
+-- of the package says the digest to write here when the file changes.
+CREATE OR REPLACE FUNCTION schema_version() RETURNS text
+LANGUAGE sql IMMUTABLE SET search_path FROM CURRENT
+AS $version$SELECT '1cefd3eed63b7ad3c2f7446ae36e0a17'$version$;
+
 -- Nobody but the owner may call a function until granted: functions are
 -- executable by PUBLIC when created.
-REVOKE ALL ON FUNCTION max_answered(), random_id(), system_identifier(), server_identity(), begin_write(), grant_lease(bigint), keep_alive(bigint),
+REVOKE ALL ON FUNCTION max_answered(), random_id(), system_identifier(), cluster_timeline(), server_identity(),
+    lease_live(timestamptz, bigint), note_truncation(), begin_write(), grant_lease(bigint), keep_alive(bigint),
     revoke_lease(bigint), put_if_absent(text, text), acquire(text, text, text, text, bigint, text),
     write_record(text, bigint, text, bigint, text, bigint, text, boolean),
-    list_keys(text, boolean, text, boolean, bigint) FROM PUBLIC;
+    list_keys(text, boolean, text, boolean, bigint), schema_version() FROM PUBLIC;

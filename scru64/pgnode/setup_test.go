@@ -176,3 +176,12 @@ func TestAcquireBeforeSetupSaysSo(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestSchemaVersionIsTheDigest: schema.sql's schema_version answers the
+// file's digest, so that a Setup that finds it knows the schema is this
+// build's. Change the file, and this says what to write there.
+func TestSchemaVersionIsTheDigest(t *testing.T) {
+	if pgnode.SchemaVersion != pgnode.SchemaDigest {
+		t.Fatalf("schema.sql's schema_version answers %q; write %q there, the file's digest", pgnode.SchemaVersion, pgnode.SchemaDigest)
+	}
+}
