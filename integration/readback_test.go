@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -252,6 +254,14 @@ func readBack[T comparable, N any, PT interface {
 			if err := rows.Scan(&k, &w, &raw, new(any)); err != nil {
 				t.Fatal(err)
 			}
+			if w == "String" && kind == "integer" && coercedDigits(fmt.Sprint(ids[k]), raw) {
+				// The database took the text of an ID that is all
+				// digits for a decimal number: another ID, which no
+				// Scan can tell. The formats' Value docs warn against
+				// writing the text into an integer column.
+				t.Logf("%v written by String into %s (%s) was stored as the decimal number %v, as the docs warn", ids[k], kind, columnType, raw)
+				continue
+			}
 			var id T
 			var null N
 			errID, errNull := PT(&id).Scan(raw), PN(&null).Scan(raw)
@@ -274,4 +284,19 @@ func readBack[T comparable, N any, PT interface {
 		t.Fatalf("%d values stored, %d read back", stored, read)
 	}
 	t.Logf("%d IDs: %d values stored, %d read back", len(ids), stored, read)
+}
+
+// coercedDigits reports whether raw, read from an integer column, is an
+// ID's text read as a decimal number: what a database stores when given
+// the text of an ID that is all digits for an integer column.
+func coercedDigits(text string, raw any) bool {
+	n, ok := raw.(int64)
+	if !ok {
+		return false
+	}
+	if strings.Trim(text, "0123456789") != "" {
+		return false
+	}
+	d, err := strconv.ParseInt(text, 10, 64)
+	return err == nil && d == n
 }

@@ -49,6 +49,11 @@ func (id *ID) Scan(src any) error {
 // back but which sorts as text, not by value, once IDs differ in their
 // number of digits; to keep a text column in ID order store the 12-digit
 // text instead (pass id.String()).
+//
+// Never pass id.String() for an integer column: a database that converts
+// text to integers there (PostgreSQL, SQLite's INTEGER affinity) stores an
+// ID whose text is all digits as that decimal number, another ID, which no
+// Scan can tell from a stored one.
 func (id ID) Value() (driver.Value, error) {
 	switch {
 	case id > Max:
