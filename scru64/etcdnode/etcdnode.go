@@ -241,10 +241,7 @@ var optionNames = map[nodelease.Field]string{
 // closed: Done is closed, and every generate call returns an error matching
 // [ErrLeaseLost] or [ErrClosed]. Make one with [Acquire]; methods of a Node
 // made otherwise return [ErrClosed].
-type Node struct {
-	core  *nodelease.Node
-	renew *keepAlives // its keep-alive stream, closed by Close
-}
+type Node struct{ core *nodelease.Node }
 
 var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acquire", ErrClosed)
 
@@ -286,20 +283,17 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 	}
 	o.cfg.ErrorPrefix = errorPrefix
 	var s nodelease.Store
-	var renew *keepAlives
 	if client != nil {
-		st := newStore(client)
-		s, renew = st, st.renew
+		s = newStore(client)
 	}
 	core, err := nodelease.Acquire(ctx, s, o.cfg)
 	if oe := (*OptionError)(nil); errors.As(err, &oe) {
 		oe.Option = optionNames[oe.Field]
 	}
 	if err != nil {
-		renew.close()
 		return nil, err
 	}
-	return &Node{core, renew}, nil
+	return &Node{core}, nil
 }
 
 // Generate returns a new ID stamped with the clock. It returns a
@@ -450,7 +444,5 @@ func (n *Node) Close(ctx context.Context) error {
 	if n == nil || n.core == nil {
 		return errNotAcquired
 	}
-	err := n.core.Close(ctx)
-	n.renew.close() // no keep-alive is sent once Close has stopped the node
-	return err
+	return n.core.Close(ctx)
 }
