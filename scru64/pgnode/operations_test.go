@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -242,31 +241,17 @@ func TestLocksOnOtherTablesSpareTheLeases(t *testing.T) {
 			grantLeasing(t, dsn, owner.schema, role)
 			fleet := realm{db: newPool(t, roleDSN, "fleet"), schema: owner.schema}
 			var led ledger
-			var nodes []*pgnode.Node
-			var dones []<-chan error
-			for i := range 3 {
-				n := fleet.acquire(t, pgnode.WithTTL(ttl))
-				nodes = append(nodes, n)
-				dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
-			}
+			f := startFleet(t, &led, func() *pgnode.Node { return fleet.acquire(t, pgnode.WithTTL(ttl)) })
 			release := lockTable(t, dsn, owner.schema, table, "ACCESS EXCLUSIVE")
 			time.Sleep(2 * ttl)
 			release()
 			time.Sleep(ttl) // writes resume, bounds rise
-			for i, n := range nodes {
-				select {
-				case err := <-dones[i]:
-					t.Fatalf("node %d stopped while %s was locked: %v", i, table, err)
-				default:
-				}
+			for i, n := range f.nodes {
 				if n.Err() != nil {
 					t.Fatalf("node %d: %v", i, n.Err())
 				}
-				if err := n.Close(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				<-dones[i]
 			}
+			f.closeLive(t, " while "+table+" was locked")
 			led.Check(t)
 		})
 	}
@@ -286,13 +271,7 @@ func TestSetupsBesideAMintingFleet(t *testing.T) {
 	dsn := sharedServer(t)
 	owner := newRealm(t, dsn)
 	var led ledger
-	var nodes []*pgnode.Node
-	var dones []<-chan error
-	for i := range 3 {
-		n := owner.on(t, dsn, "node").acquire(t, pgnode.WithTTL(ttl))
-		nodes = append(nodes, n)
-		dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
-	}
+	f := startFleet(t, &led, func() *pgnode.Node { return owner.on(t, dsn, "node").acquire(t, pgnode.WithTTL(ttl)) })
 	release := lockTable(t, dsn, owner.schema, "keys", "ACCESS EXCLUSIVE")
 	version := pgx.Identifier{owner.schema, "schema_version"}.Sanitize()
 	for _, behind := range []bool{false, true} {
@@ -326,17 +305,7 @@ func TestSetupsBesideAMintingFleet(t *testing.T) {
 	time.Sleep(ttl) // past a TTL with the lock still held
 	release()
 	time.Sleep(ttl)
-	for i, n := range nodes {
-		select {
-		case err := <-dones[i]:
-			t.Fatalf("node %d stopped: %v", i, err)
-		default:
-		}
-		if err := n.Close(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		<-dones[i]
-	}
+	f.closeLive(t, "")
 	led.Check(t)
 }
 
@@ -414,18 +383,12 @@ func TestTruncatedKeysAreDataLoss(t *testing.T) {
 			dsn := sharedServer(t)
 			r := newRealm(t, dsn)
 			var led ledger
-			var nodes []*pgnode.Node
-			var dones []<-chan error
-			for i := range 3 {
-				n := r.acquire(t)
-				nodes = append(nodes, n)
-				dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
-			}
+			f := startFleet(t, &led, func() *pgnode.Node { return r.acquire(t) })
 			time.Sleep(500 * time.Millisecond)
 			execOn(t, dsn, fmt.Sprintf(sql, pgx.Identifier{r.schema}.Sanitize()))
-			for i := range nodes {
+			for i := range f.nodes {
 				select {
-				case err := <-dones[i]:
+				case err := <-f.dones[i]:
 					if !errors.Is(err, pgnode.ErrDataLoss) {
 						t.Errorf("node %d stopped with %v, want an error matching ErrDataLoss", i, err)
 					} else {
@@ -493,22 +456,9 @@ func TestLostStoreRowAdviceWorks(t *testing.T) {
 // its lease's end stayed an hour ahead of the server's clock.
 func TestServerClockSteppedBack(t *testing.T) {
 	t.Parallel()
-	lib := libfaketime(t)
-	dir := tempDir(t, "pgnode-faketime-")
-	offset := filepath.Join(dir, "offset")
-	if err := os.WriteFile(offset, []byte("+0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := newClusterWithEnv(t, []string{"LD_PRELOAD=" + lib, "FAKETIME_TIMESTAMP_FILE=" + offset,
-		"FAKETIME_CACHE_DURATION=1", "FAKETIME_DONT_FAKE_MONOTONIC=1"})
+	c, offset := fakeClockCluster(t)
 	r := newRealm(t, c.dsn())
-	serverClock := func() time.Time {
-		var now time.Time
-		if err := r.db.QueryRow(context.Background(), "SELECT clock_timestamp()").Scan(&now); err != nil {
-			t.Fatal(err)
-		}
-		return now
-	}
+	serverClock := func() time.Time { return clockOf(t, r.db) }
 	p, _ := startProxy(t, c.addr())
 	crashed := r.via(t, p, "crashed")
 	var led ledger
@@ -540,29 +490,13 @@ func TestConfigReloadIsRiddenOut(t *testing.T) {
 	dsn := sharedServer(t)
 	r := newRealm(t, dsn)
 	var led ledger
-	var nodes []*pgnode.Node
-	var dones []<-chan error
-	for i := range 3 {
-		n := r.acquire(t)
-		nodes = append(nodes, n)
-		dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
-	}
+	f := startFleet(t, &led, func() *pgnode.Node { return r.acquire(t) })
 	for range 5 {
 		time.Sleep(300 * time.Millisecond)
 		execOn(t, dsn, "SELECT pg_reload_conf()")
 	}
 	time.Sleep(time.Second)
-	for i, n := range nodes {
-		select {
-		case err := <-dones[i]:
-			t.Fatalf("node %d stopped: %v", i, err)
-		default:
-		}
-		if err := n.Close(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		<-dones[i]
-	}
+	f.closeLive(t, "")
 	led.Check(t)
 }
 
@@ -577,17 +511,11 @@ func TestLockOnLeasesEndsTheLeases(t *testing.T) {
 	dsn := sharedServer(t)
 	r := newRealm(t, dsn)
 	var led ledger
-	var nodes []*pgnode.Node
-	var dones []<-chan error
-	for i := range 3 {
-		n := r.acquire(t, pgnode.WithTTL(ttl))
-		nodes = append(nodes, n)
-		dones = append(dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
-	}
+	f := startFleet(t, &led, func() *pgnode.Node { return r.acquire(t, pgnode.WithTTL(ttl)) })
 	release := lockTable(t, dsn, r.schema, "leases", "ACCESS EXCLUSIVE")
-	for i := range nodes {
+	for i := range f.nodes {
 		select {
-		case err := <-dones[i]:
+		case err := <-f.dones[i]:
 			if !errors.Is(err, pgnode.ErrLeaseLost) || errors.Is(err, pgnode.ErrDataLoss) {
 				t.Errorf("node %d stopped with %v, want ErrLeaseLost and not ErrDataLoss", i, err)
 			}
@@ -596,9 +524,47 @@ func TestLockOnLeasesEndsTheLeases(t *testing.T) {
 		}
 	}
 	release()
-	for i, n := range nodes {
+	for i, n := range f.nodes {
 		next := r.acquireWhenFree(t, 3*ttl, append(takeOver(n, nil), pgnode.WithTTL(ttl))...)
 		led.HolderOf("next "+string(rune('A'+i)), next).Add(mint(t, next, 1000)...)
 	}
 	led.Check(t)
+}
+
+// mintingFleet is three nodes, each minting in a goroutine of its own into
+// a ledger (see minting).
+type mintingFleet struct {
+	nodes []*pgnode.Node
+	dones []<-chan error
+}
+
+// startFleet acquires three nodes with acquire and starts each minting, its
+// IDs recorded in led under "node A" to "node C".
+func startFleet(t testing.TB, led *ledger, acquire func() *pgnode.Node) *mintingFleet {
+	t.Helper()
+	f := &mintingFleet{}
+	for i := range 3 {
+		n := acquire()
+		f.nodes = append(f.nodes, n)
+		f.dones = append(f.dones, minting(n, led.HolderOf("node "+string(rune('A'+i)), n)))
+	}
+	return f
+}
+
+// closeLive fails the test if a node has stopped (when says when, for the
+// message), and otherwise closes each node and waits for its minting to
+// end.
+func (f *mintingFleet) closeLive(t testing.TB, when string) {
+	t.Helper()
+	for i, n := range f.nodes {
+		select {
+		case err := <-f.dones[i]:
+			t.Fatalf("node %d stopped%s: %v", i, when, err)
+		default:
+		}
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		<-f.dones[i]
+	}
 }

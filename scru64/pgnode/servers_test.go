@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/fastid/scru128/scru64/pgnode"
 )
 
@@ -288,6 +290,30 @@ func libfaketime(t testing.TB) string {
 	return ""
 }
 
+// fakeClockCluster starts a cluster under libfaketime, whose clock is
+// offset by what the returned file says ("+0" at first, "+1h", "-1h").
+func fakeClockCluster(t testing.TB) (c *cluster, offset string) {
+	t.Helper()
+	lib := libfaketime(t)
+	offset = filepath.Join(tempDir(t, "pgnode-faketime-"), "offset")
+	if err := os.WriteFile(offset, []byte("+0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c = newClusterWithEnv(t, []string{"LD_PRELOAD=" + lib, "FAKETIME_TIMESTAMP_FILE=" + offset,
+		"FAKETIME_CACHE_DURATION=1", "FAKETIME_DONT_FAKE_MONOTONIC=1"})
+	return c, offset
+}
+
+// clockOf returns the clock of the server behind db.
+func clockOf(t testing.TB, db *pgxpool.Pool) time.Time {
+	t.Helper()
+	var now time.Time
+	if err := db.QueryRow(context.Background(), "SELECT clock_timestamp()").Scan(&now); err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
 // TestServerClockSteppedForward steps the server's wall clock an hour
 // ahead (libfaketime) while a node mints: by the server's clock its lease
 // has ended, and another node takes its node ID at once, while the first
@@ -296,22 +322,9 @@ func libfaketime(t testing.TB) string {
 // mark, which bounds every ID the first can mint.
 func TestServerClockSteppedForward(t *testing.T) {
 	t.Parallel()
-	lib := libfaketime(t)
-	dir := tempDir(t, "pgnode-faketime-")
-	offset := filepath.Join(dir, "offset")
-	if err := os.WriteFile(offset, []byte("+0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := newClusterWithEnv(t, []string{"LD_PRELOAD=" + lib, "FAKETIME_TIMESTAMP_FILE=" + offset,
-		"FAKETIME_CACHE_DURATION=1", "FAKETIME_DONT_FAKE_MONOTONIC=1"})
+	c, offset := fakeClockCluster(t)
 	r := newRealm(t, c.dsn())
-	serverClock := func() time.Time {
-		var now time.Time
-		if err := r.db.QueryRow(context.Background(), "SELECT clock_timestamp()").Scan(&now); err != nil {
-			t.Fatal(err)
-		}
-		return now
-	}
+	serverClock := func() time.Time { return clockOf(t, r.db) }
 	if skew := time.Until(serverClock()); skew < -time.Second || skew > time.Second {
 		t.Fatalf("the server's clock is %v off before the step", skew)
 	}
