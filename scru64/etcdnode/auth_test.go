@@ -2,6 +2,7 @@ package etcdnode_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/fastid/scru128/scru64"
+	"github.com/fastid/scru128/scru64/etcdnode"
 )
 
 // The users of the auth tests, all with the password userPassword except
@@ -29,8 +31,15 @@ const (
 // run of a few seconds sees its token expire between requests.
 func startAuthServer(t *testing.T) (*server, *clientv3.Client) {
 	t.Helper()
+	return startAuthServerWith(t, 1)
+}
+
+// startAuthServerWith is startAuthServer with simple tokens that expire
+// tokenTTL seconds after their last use (etcd's default is 300).
+func startAuthServerWith(t *testing.T, tokenTTL uint) (*server, *clientv3.Client) {
+	t.Helper()
 	srv := startServerWith(t, "http", func(cfg *embed.Config) {
-		cfg.AuthTokenTTL = 1
+		cfg.AuthTokenTTL = tokenTTL
 		// The cheapest password hashing etcd allows: each authentication
 		// hashes the password, and a run authenticates often here.
 		cfg.BcryptCost = 4
@@ -160,4 +169,84 @@ func TestCLIWithAuthOutlivesItsToken(t *testing.T) {
 	}
 	g.checkIDs(t)
 	checkNothingLeft(t, root, "/auth/node/")
+}
+
+// TestKeepAlivesAuthenticateOnce: a node whose client has a user and
+// password keeps its lease alive on one stream, which authenticates once,
+// not once per keep-alive: clientv3 authenticates every stream it opens,
+// and its KeepAliveOnce opens one each time, which cost etcd an
+// Authenticate (a password hash, a raft entry, a token kept for minutes)
+// for every keep-alive, both for library users and for gen -etcd-user.
+func TestKeepAlivesAuthenticateOnce(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the command-line tool")
+	}
+	const (
+		authenticate = "/etcdserverpb.Auth/Authenticate"
+		keepAlive    = "/etcdserverpb.Lease/LeaseKeepAlive"
+		ttl          = 3 * time.Second // a keep-alive about every second
+		runFor       = 8 * time.Second
+	)
+	srv, _ := startAuthServerWith(t, 300)
+	check := func(t *testing.T, px *proxy, renewals *rule) {
+		t.Helper()
+		renewals.mu.Lock()
+		sent := renewals.seen
+		renewals.mu.Unlock()
+		auths := px.openedCalls(authenticate)
+		t.Logf("%d keep-alives on %d streams, %d authentications", sent, px.openedCalls(keepAlive), auths)
+		if sent < 5 {
+			t.Fatalf("%d keep-alives in %v at a TTL of %v: the test did not renew enough to tell", sent, runFor, ttl)
+		}
+		if auths > 2 {
+			t.Errorf("%d authentications for %d keep-alives: want one, and at most one more", auths, sent)
+		}
+	}
+	counting := func(px *proxy) *rule {
+		return px.addRule(&rule{match: func(path string, _ []byte) bool { return path == keepAlive }, action: hold, skip: math.MaxInt})
+	}
+
+	t.Run("library", func(t *testing.T) {
+		t.Parallel()
+		px, viaProxy := startProxy(t, srv.endpoint)
+		renewals := counting(px)
+		c, err := clientv3.New(clientv3.Config{
+			Endpoints: []string{viaProxy}, DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
+			Username: "minter", Password: userPassword,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ctx := context.Background()
+		n, err := etcdnode.Acquire(ctx, c, etcdnode.WithPrefix("/auth/library/"), etcdnode.WithTTL(ttl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for end := time.Now().Add(runFor); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if _, err := n.Generate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := n.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check(t, px, renewals)
+	})
+	t.Run("gen -etcd-user", func(t *testing.T) {
+		t.Parallel()
+		bin := buildCLI(t)
+		px, viaProxy := startProxy(t, srv.endpoint)
+		renewals := counting(px)
+		g := startStreamWith(t, bin, []string{"SCRU128_ETCD_PASSWORD=" + userPassword},
+			"-etcd", viaProxy, "-etcd-prefix", "/auth/gen/", "-etcd-user", "minter", "-etcd-ttl", "3s")
+		time.Sleep(runFor)
+		g.interrupt(t, syscall.SIGINT)
+		if g.stderr.String() != "" {
+			t.Errorf("stderr %q, want nothing", g.stderr.String())
+		}
+		g.checkIDs(t)
+		check(t, px, renewals)
+	})
 }

@@ -241,7 +241,10 @@ var optionNames = map[nodelease.Field]string{
 // closed: Done is closed, and every generate call returns an error matching
 // [ErrLeaseLost] or [ErrClosed]. Make one with [Acquire]; methods of a Node
 // made otherwise return [ErrClosed].
-type Node struct{ core *nodelease.Node }
+type Node struct {
+	core  *nodelease.Node
+	renew *keepAlives // its keep-alive stream, closed by Close
+}
 
 var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acquire", ErrClosed)
 
@@ -283,17 +286,20 @@ func Acquire(ctx context.Context, client *clientv3.Client, opts ...Option) (*Nod
 	}
 	o.cfg.ErrorPrefix = errorPrefix
 	var s nodelease.Store
+	var renew *keepAlives
 	if client != nil {
-		s = newStore(client)
+		st := newStore(client)
+		s, renew = st, st.renew
 	}
 	core, err := nodelease.Acquire(ctx, s, o.cfg)
 	if oe := (*OptionError)(nil); errors.As(err, &oe) {
 		oe.Option = optionNames[oe.Field]
 	}
 	if err != nil {
+		renew.close()
 		return nil, err
 	}
-	return &Node{core}, nil
+	return &Node{core, renew}, nil
 }
 
 // Generate returns a new ID stamped with the clock. It returns a
@@ -444,5 +450,7 @@ func (n *Node) Close(ctx context.Context) error {
 	if n == nil || n.core == nil {
 		return errNotAcquired
 	}
-	return n.core.Close(ctx)
+	err := n.core.Close(ctx)
+	n.renew.close() // no keep-alive is sent once Close has stopped the node
+	return err
 }

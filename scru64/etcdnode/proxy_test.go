@@ -74,6 +74,11 @@ type proxy struct {
 	late     atomic.Int64 // ns before each answer is passed on
 	accepted atomic.Int64 // client connections so far
 
+	// opened counts the gRPC calls opened through the proxy by path, of
+	// every service (a stream counts once, whatever it carries).
+	openedMu sync.Mutex
+	opened   map[string]int
+
 	mu       sync.Mutex
 	paused   chan struct{} // closed when not paused; nil means never paused
 	rules    []*rule
@@ -247,6 +252,24 @@ func (p *proxy) waitUnpaused() {
 	if ch != nil {
 		<-ch
 	}
+}
+
+// countOpened counts a call opened to path.
+func (p *proxy) countOpened(path string) {
+	p.openedMu.Lock()
+	defer p.openedMu.Unlock()
+	if p.opened == nil {
+		p.opened = make(map[string]int)
+	}
+	p.opened[path]++
+}
+
+// openedCalls returns how many calls to path were opened through the
+// proxy so far.
+func (p *proxy) openedCalls(path string) int {
+	p.openedMu.Lock()
+	defer p.openedMu.Unlock()
+	return p.opened[path]
 }
 
 // addRule arms r and returns it.
@@ -846,6 +869,9 @@ func (pc *proxyConn) forwardHTTP2(dst net.Conn, r *bufio.Reader) {
 					return
 				}
 				for _, hf := range fields {
+					if hf.Name == ":path" {
+						p.countOpened(hf.Value)
+					}
 					if hf.Name == ":path" && (strings.HasPrefix(hf.Value, "/etcdserverpb.KV/") ||
 						strings.HasPrefix(hf.Value, "/etcdserverpb.Lease/")) {
 						calls[blockID] = &callStream{path: hf.Value, unary: hf.Value != "/etcdserverpb.Lease/LeaseKeepAlive"}

@@ -1,6 +1,7 @@
 package etcdnode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/connectivity"
 
 	"github.com/fastid/scru128/internal/nodelease"
 )
@@ -34,6 +36,7 @@ type store struct {
 	keys  etcdserverpb.KVClient // clientv3's, which sends reads again after "unavailable"
 	kv    clientv3.KV           // over keys, its answers capped at maxAnswer
 	lease clientv3.Lease        // over clientv3's, its answers capped at maxAnswer
+	renew *keepAlives           // the node's keep-alives, on one stream
 }
 
 // maxAnswer caps an answer other than a listing: a transaction reads three
@@ -44,11 +47,13 @@ const maxAnswer = 4 << 20
 
 func newStore(c *clientv3.Client) store {
 	keys := clientv3.RetryKVClient(c)
+	leases := cappedLease{clientv3.RetryLeaseClient(c)}
 	return store{
 		c:     c,
 		keys:  keys,
 		kv:    clientv3.NewKVFromKVClient(cappedKV{keys, maxAnswer}, c),
-		lease: clientv3.NewLeaseFromLeaseClient(cappedLease{clientv3.RetryLeaseClient(c)}, c, 5*time.Second),
+		lease: clientv3.NewLeaseFromLeaseClient(leases, c, 5*time.Second),
+		renew: &keepAlives{client: leases, conn: c.ActiveConnection(), turn: make(chan struct{}, 1)},
 	}
 }
 
@@ -63,20 +68,130 @@ func (s store) Grant(ctx context.Context, ttl int64) (int64, int64, error) {
 }
 
 func (s store) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
-	resp, err := s.lease.KeepAliveOnce(clientv3.WithRequireLeader(ctx), clientv3.LeaseID(lease))
-	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
-		// clientv3 returns the answer with its header too, which tells
-		// whether the member that answered is behind the cluster.
-		var h nodelease.Header
-		if resp != nil {
-			h = header(resp.ResponseHeader)
-		}
-		return 0, h, nil
-	}
+	resp, err := s.renew.once(ctx, lease)
 	if err != nil {
 		return 0, nodelease.Header{}, err
 	}
-	return resp.TTL, header(resp.ResponseHeader), nil
+	if resp.TTL <= 0 {
+		// The lease is gone. The answer's header tells whether the member
+		// that answered is behind the cluster.
+		return 0, header(resp.Header), nil
+	}
+	return resp.TTL, header(resp.Header), nil
+}
+
+// keepAlives sends a node's keep-alives on one LeaseKeepAlive stream, kept
+// open from one renewal to the next. clientv3's KeepAliveOnce opens a
+// stream for each, and clientv3 authenticates every stream it opens: with
+// a user and password, each keep-alive cost etcd an Authenticate (a
+// password hash, a linearizable read, a raft entry, and a token kept for
+// minutes). Kept open, the stream authenticates once. It is opened again
+// only after it failed, or after a renewal on it ended before its answer
+// came (whose answer the next renewal must not take for its own). A
+// renewal sent while the kept stream is busy (the node hedges a keep-alive
+// that a slow member holds up) goes on a stream of its own, as before, so
+// that it is never held up behind the slow one.
+type keepAlives struct {
+	client etcdserverpb.LeaseClient
+	conn   *grpc.ClientConn // the client's, watched while a stream is kept
+	turn   chan struct{}    // held by the renewal on the kept stream
+
+	stream etcdserverpb.Lease_LeaseKeepAliveClient // the kept stream; nil: none open
+	cancel context.CancelFunc                      // ends stream
+}
+
+// once renews lease within ctx, on the kept stream if no other renewal
+// holds it, else on a stream of its own.
+func (k *keepAlives) once(ctx context.Context, lease int64) (*etcdserverpb.LeaseKeepAliveResponse, error) {
+	select {
+	case k.turn <- struct{}{}:
+		defer func() { <-k.turn }()
+		return k.onKept(ctx, lease)
+	default:
+		sctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
+		defer cancel()
+		stream, err := k.client.LeaseKeepAlive(sctx)
+		if err != nil {
+			return nil, clientv3.ContextError(ctx, err)
+		}
+		resp, err := keepAlive(stream, lease)
+		return resp, clientv3.ContextError(ctx, err)
+	}
+}
+
+// onKept renews lease on the kept stream, opening one if none is open. An
+// error, or ctx ending before the answer, closes the stream.
+func (k *keepAlives) onKept(ctx context.Context, lease int64) (*etcdserverpb.LeaseKeepAliveResponse, error) {
+	if k.stream == nil {
+		// The stream outlives this call, so its context is not ctx; while
+		// the call lasts, ctx ending ends the stream.
+		sctx, cancel := context.WithCancel(clientv3.WithRequireLeader(context.Background()))
+		stop := context.AfterFunc(ctx, cancel)
+		stream, err := k.client.LeaseKeepAlive(sctx)
+		if !stop() || err != nil {
+			cancel()
+			return nil, clientv3.ContextError(ctx, cmp.Or(err, ctx.Err()))
+		}
+		k.stream, k.cancel = stream, cancel
+		go k.closeWhenDraining(sctx, cancel)
+	}
+	stop := context.AfterFunc(ctx, k.cancel)
+	resp, err := keepAlive(k.stream, lease)
+	if !stop() && err == nil {
+		err = ctx.Err() // the answer came as ctx ended, which closed the stream
+	}
+	if err != nil {
+		k.cancel()
+		k.stream, k.cancel = nil, nil
+		return nil, clientv3.ContextError(ctx, err)
+	}
+	return resp, nil
+}
+
+// close closes the kept stream, if one is open; k may be nil. A renewal
+// after it opens a new one.
+func (k *keepAlives) close() {
+	if k == nil {
+		return
+	}
+	k.turn <- struct{}{}
+	defer func() { <-k.turn }()
+	if k.stream != nil {
+		k.cancel()
+		k.stream, k.cancel = nil, nil
+	}
+}
+
+// closeWhenDraining ends a kept stream (cancel ends sctx) as soon as the
+// client's connection leaves the ready state: a member that stops (a
+// restart, a rolling upgrade) sends GOAWAY and then waits, up to its
+// request timeout (5 s and more), for open streams to end before it lets
+// go of its port and starts again. A stream kept open through that would
+// hold up the restart, and every request meanwhile.
+func (k *keepAlives) closeWhenDraining(sctx context.Context, cancel context.CancelFunc) {
+	if k.conn == nil {
+		return
+	}
+	for state := k.conn.GetState(); state == connectivity.Ready; state = k.conn.GetState() {
+		if !k.conn.WaitForStateChange(sctx, state) {
+			return // the stream ended first
+		}
+	}
+	cancel()
+}
+
+// keepAlive sends one keep-alive of lease on stream and returns the answer,
+// which must be for lease.
+func keepAlive(stream etcdserverpb.Lease_LeaseKeepAliveClient, lease int64) (*etcdserverpb.LeaseKeepAliveResponse, error) {
+	if err := stream.Send(&etcdserverpb.LeaseKeepAliveRequest{ID: lease}); err != nil {
+		return nil, err
+	}
+	resp, err := stream.Recv()
+	if err == nil && resp.ID != lease {
+		return nil, &nodelease.DataError{Reason: "a keep-alive of lease " + strconv.FormatInt(lease, 16) +
+			" was answered for lease " + strconv.FormatInt(resp.ID, 16)}
+	}
+	return resp, err
 }
 
 func (s store) Revoke(ctx context.Context, lease int64) error {
