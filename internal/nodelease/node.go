@@ -94,7 +94,27 @@ type Node struct {
 }
 
 // renewFailure is what Node.renewFailure and Node.writeFailure hold.
-type renewFailure struct{ err error }
+type renewFailure struct {
+	err error
+	// unanswered: a renewal sent after the one that failed with err was
+	// still unanswered when the TTL ran out.
+	unanswered bool
+}
+
+// renewFailed returns the failure to keep for a renewal that failed with
+// err. A renewal still in flight when the lease's deadline passes fails
+// with that deadline, which says nothing of why renewals were failing: if
+// one failed before it, that failure is kept, and the lost lease's error
+// names it (an answer with a TTL past the store's largest, say, rather than
+// "context deadline exceeded").
+func (n *Node) renewFailed(err error) *renewFailure {
+	prev := n.renewFailure.Load()
+	if prev == nil || !errors.Is(err, context.DeadlineExceeded) || n.ctx.Err() != nil ||
+		clock.Mono() < n.limits.Load().deadline {
+		return &renewFailure{err: err}
+	}
+	return &renewFailure{err: prev.err, unanswered: true}
+}
 
 // errNilNode is what the generating methods of a nil [*Node] return.
 var errNilNode = fmt.Errorf("%w: the Node was not returned by Acquire", ErrClosed)
@@ -358,6 +378,9 @@ func (n *Node) expire(lim *limits) {
 	reason := "no keep-alive was answered within the TTL (" + n.ttl.String() + ") minus the safety margin"
 	if f := n.renewFailure.Load(); f != nil {
 		reason += "; the last renewal failed: " + errorText(f.err)
+		if f.unanswered {
+			reason += "; the one after it was unanswered when the TTL ran out"
+		}
 	}
 	n.publish(lim, &limits{
 		deadline: math.MinInt64,
@@ -517,7 +540,7 @@ func (n *Node) leaseLoop() {
 			continue // expire at the top, unless renewed meanwhile
 		}
 		if err := n.keepAlive(n.ctx); err != nil {
-			n.renewFailure.Store(&renewFailure{err})
+			n.renewFailure.Store(n.renewFailed(err))
 			retry = min(max(2*retry, renewRetry), interval)
 		} else {
 			n.renewFailure.Store(nil)

@@ -315,7 +315,7 @@ func (n *Node) boundLoop() {
 			n.failingSent.Add(1)
 			err := n.raiseBound(ctx, stall.Attempts > 0)
 			if err != nil {
-				n.writeFailure.Store(&renewFailure{err})
+				n.writeFailure.Store(&renewFailure{err: err})
 			} else {
 				n.writeFailure.Store(nil)
 				n.failingSince.Store(0)

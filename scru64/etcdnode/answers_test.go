@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -158,6 +159,45 @@ func TestKeepAliveBeyondEtcdsTTLsIsNotBelieved(t *testing.T) {
 			t.Logf("%d keep-alives, then: %v", keepAlives.seenCount(), err)
 		})
 	}
+}
+
+// TestLeaseLostNamesWhyRenewalsFailed: a keep-alive is answered with a TTL
+// past etcd's largest, and the next one is never answered. The node stops
+// when its TTL runs out with that one in flight; its error must still say
+// why renewals were failing, not only that the last one timed out.
+func TestLeaseLostNamesWhyRenewalsFailed(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	s := &silencedKeepAlives{Store: etcdnode.StoreOf(newClient(t, srv.endpoint))}
+	n := acquire(t, s, nodelease.Config{Prefix: "/ka-cut/", TTL: shortTTL})
+	s.mode.Store(1)
+	err := waitDone(t, n, 2*shortTTL)
+	if !errors.Is(err, nodelease.ErrLeaseLost) || !strings.Contains(err.Error(), "9000000001") ||
+		!strings.Contains(err.Error(), "unanswered when the TTL ran out") {
+		t.Fatalf("a keep-alive answered with a TTL of 9000000001 s, the next unanswered: the node stopped with %v; "+
+			"want ErrLeaseLost naming that TTL and the unanswered one", err)
+	}
+	t.Log(err)
+}
+
+// silencedKeepAlives passes keep-alives to Store until mode is set; then
+// it answers the first with a TTL of 9000000001 s and holds every later
+// one until its context ends.
+type silencedKeepAlives struct {
+	nodelease.Store
+	mode atomic.Int32 // 0: pass on; 1: answer the next wrongly; 2: hold
+}
+
+func (s *silencedKeepAlives) KeepAliveOnce(ctx context.Context, lease int64) (int64, nodelease.Header, error) {
+	switch {
+	case s.mode.CompareAndSwap(1, 2):
+		_, h, err := s.Store.KeepAliveOnce(ctx, lease)
+		return 9_000_000_001, h, err
+	case s.mode.Load() == 2:
+		<-ctx.Done()
+		return 0, nodelease.Header{}, ctx.Err()
+	}
+	return s.Store.KeepAliveOnce(ctx, lease)
 }
 
 // TestRaisedTTLIsFollowed: an etcd with a long election timeout raises a
