@@ -1,6 +1,7 @@
 package nodelease
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -274,18 +275,36 @@ func (e *StoreError) Unwrap() error { return e.Err }
 // that minting must wait for the clock. It matches scru64.ErrClockRollback.
 type RollbackError struct {
 	NodeID uint32
-	Last   scru64.ID     // the ID the stream continues after
-	Clock  time.Time     // the clock when the error was made
-	Wait   time.Duration // until the clock is back within the allowance
+	Last   scru64.ID // the ID the stream continues after
+	Clock  time.Time // the clock when the error was made
+	// Wait is how long until the clock is back within the allowance; a
+	// wait past the largest Duration (about 292 years: a record left
+	// centuries ahead) is that largest Duration.
+	Wait time.Duration
 }
 
-// Error says how far behind the clock is and how long the wait is.
+// Error says how far behind the clock is and how long the wait is, in
+// years where that is two years or more.
 func (e *RollbackError) Error() string {
+	wait := "minting resumes in " + span(e.Wait.Milliseconds())
+	if e.Wait == math.MaxInt64 {
+		wait = "too far ahead to wait for"
+	}
 	return "the clock (" + e.Clock.UTC().Format(time.RFC3339Nano) + ") is " +
-		e.Last.Time().Sub(e.Clock).Round(time.Millisecond).String() + " behind the last ID of node ID " +
+		span(e.Last.Time().UnixMilli()-e.Clock.UnixMilli()) + " behind the last ID of node ID " +
 		strconv.FormatUint(uint64(e.NodeID), 10) + " (" + e.Last.String() + ", " +
-		e.Last.Time().UTC().Format(time.RFC3339Nano) + "): minting resumes in " +
-		e.Wait.Round(time.Millisecond).String()
+		e.Last.Time().UTC().Format(time.RFC3339Nano) + "): " + wait
+}
+
+// span words a span of ms milliseconds as a Duration does, or in years
+// (of 365.25 days) from two years on, where a Duration's hours say little
+// (and past 292 years cannot be held).
+func span(ms int64) string {
+	const year = 365.25 * 24 * 3600 * 1000
+	if ms >= 2*year || ms <= -2*year {
+		return strconv.FormatFloat(float64(ms)/year, 'f', 0, 64) + " years"
+	}
+	return (time.Duration(ms) * time.Millisecond).String()
 }
 
 // Is reports whether target is scru64.ErrClockRollback.

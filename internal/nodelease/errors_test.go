@@ -3,6 +3,7 @@ package nodelease
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -179,4 +180,42 @@ func TestDataErrorsNameTheirStore(t *testing.T) {
 	if s := (&DataError{Reason: "r"}).Error(); s != "unexpected data in etcd: r" {
 		t.Errorf("without a store: %q", s)
 	}
+}
+
+// TestRollbackErrorWordsLongWaits: a record centuries ahead of the clock
+// gives a wait in years, or one too far to wait for, never an overflowed
+// duration.
+func TestRollbackErrorWordsLongWaits(t *testing.T) {
+	clock := time.UnixMilli(1_700_000_000_000)
+	for _, tc := range []struct {
+		err  *RollbackError
+		want []string
+	}{
+		{&RollbackError{NodeID: 5, Last: scru64.Max, Clock: clock, Wait: math.MaxInt64},
+			[]string{"years behind", "too far ahead to wait for"}},
+		{&RollbackError{NodeID: 5, Last: scru64.Max, Clock: clock, Wait: 100 * 366 * 24 * time.Hour},
+			[]string{"years behind", "minting resumes in 100 years"}},
+		{&RollbackError{NodeID: 5, Last: idAt(t, clock.Add(90*time.Second)), Clock: clock, Wait: time.Minute},
+			[]string{"1m29.", "behind", "minting resumes in 1m0s"}},
+	} {
+		s := tc.err.Error()
+		for _, w := range tc.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%q: want %q in it", s, w)
+			}
+		}
+		if strings.Contains(s, "2562047h") || strings.Contains(s, " 0s") {
+			t.Errorf("%q: an overflowed duration", s)
+		}
+	}
+}
+
+// idAt returns the smallest ID of the tick that holds t.
+func idAt(t *testing.T, at time.Time) scru64.ID {
+	t.Helper()
+	id, err := scru64.FromParts(uint64(at.UnixMilli())>>8, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

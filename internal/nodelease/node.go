@@ -232,8 +232,13 @@ func (n *Node) rollbackError() *RollbackError {
 	// allowance from the first millisecond of the tick that many ticks
 	// before the last ID's.
 	catchUp := (last.Timestamp() - scru64.DefaultRollbackAllowance>>8) << 8
-	wait := time.Duration(int64(catchUp)-int64(now)) * time.Millisecond
-	return &RollbackError{NodeID: n.nodeID, Last: last, Clock: time.UnixMilli(int64(now)), Wait: max(wait, 0)}
+	// In milliseconds first: a record centuries ahead overflows a Duration.
+	ms := max(int64(catchUp)-int64(now), 0)
+	wait := time.Duration(math.MaxInt64)
+	if ms <= math.MaxInt64/int64(time.Millisecond) {
+		wait = time.Duration(ms) * time.Millisecond
+	}
+	return &RollbackError{NodeID: n.nodeID, Last: last, Clock: time.UnixMilli(int64(now)), Wait: wait}
 }
 
 // ClockWait returns how long Generate would now keep returning a

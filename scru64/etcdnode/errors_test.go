@@ -3,6 +3,7 @@ package etcdnode_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +153,30 @@ func TestRollbackErrorCarriesThePrefix(t *testing.T) {
 	}
 	_, err = n.GenerateOrSleep()
 	checkPrefixed(t, "GenerateOrSleep a day behind", err, scru64.ErrClockRollback)
+}
+
+// TestRollbackErrorOfARecordCenturiesAhead: a record 500 years ahead of
+// the clock (a clock that once read the far future) is a wait past the
+// largest Duration: Wait saturates, ClockWait agrees, and the text says
+// the years and that it is too far to wait for, never an overflowed "0s".
+func TestRollbackErrorOfARecordCenturiesAhead(t *testing.T) {
+	srv := startServer(t)
+	writeRecordAt(t, srv, "/errs-centuries/", 8, time.Now().AddDate(500, 0, 0))
+	n, err := etcdnode.Acquire(context.Background(), newClient(t, srv.endpoint), etcdnode.WithPrefix("/errs-centuries/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close(context.Background())
+	_, err = n.Generate()
+	re := (*etcdnode.RollbackError)(nil)
+	if !errors.As(err, &re) || re.Wait != math.MaxInt64 {
+		t.Fatalf("Generate 500 years behind: %v; want a *RollbackError whose Wait is the largest Duration", err)
+	}
+	if !strings.Contains(err.Error(), "500 years behind") || !strings.Contains(err.Error(), "too far ahead to wait for") {
+		t.Errorf("Generate 500 years behind: %q", err)
+	}
+	if w := n.ClockWait(); w != math.MaxInt64 {
+		t.Errorf("ClockWait 500 years behind: %v", w)
+	}
+	t.Log(err)
 }

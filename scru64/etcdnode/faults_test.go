@@ -155,12 +155,18 @@ func TestClockGlitchWithNothingMintedKeepsTheRecordNear(t *testing.T) {
 	})
 }
 
-// writeFarRecord makes node ID 0 of a realm of size 8 under prefix look as
-// if its last holder had minted a day ahead of the clock.
+// writeFarRecord makes node ID 0 of a realm of size under prefix look as
+// if its last holder had minted ahead of the clock by ahead.
 func writeFarRecord(t *testing.T, srv *server, prefix string, size uint8, ahead time.Duration) scru64.ID {
 	t.Helper()
+	return writeRecordAt(t, srv, prefix, size, time.Now().Add(ahead))
+}
+
+// writeRecordAt is writeFarRecord for a last ID minted at the time at.
+func writeRecordAt(t *testing.T, srv *server, prefix string, size uint8, at time.Time) scru64.ID {
+	t.Helper()
 	c := newClient(t, srv.endpoint)
-	far, err := scru64.FromParts(uint64(time.Now().Add(ahead).UnixMilli())>>8, 1<<(24-size)-1)
+	far, err := scru64.FromParts(uint64(at.UnixMilli())>>8, 1<<(24-size)-1)
 	if err != nil {
 		t.Fatal(err)
 	}
