@@ -94,14 +94,17 @@ BEGIN
   -- upgrade drops, and their row types: another role's of those names
   -- would make the drop fail, or be mistaken for the file's.
   FOR f IN
-    SELECT pg_catalog.format('%s %I.%I', CASE WHEN c.relkind OPERATOR(pg_catalog.=) 'S' THEN 'sequence' ELSE 'relation' END, schema, c.relname) AS what,
-      pg_catalog.pg_get_userbyid(c.relowner) AS owner
+    SELECT pg_catalog.format('relation %I.%I', schema, c.relname) AS what, pg_catalog.pg_get_userbyid(c.relowner) AS owner
     FROM pg_catalog.pg_class c
     WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
       AND c.relowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
       AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], c.relname) IS NOT NULL
-    UNION ALL
-    SELECT pg_catalog.format('type %I.%I', schema, t.typname), pg_catalog.pg_get_userbyid(t.typowner)
+  LOOP
+    RAISE EXCEPTION 'scru128.sql: % belongs to role %, not to %, who runs this file', f.what, f.owner, current_user
+      USING HINT = 'Another role made it where the file installs: drop it, and run the file again.';
+  END LOOP;
+  FOR f IN
+    SELECT pg_catalog.format('type %I.%I', schema, t.typname) AS what, pg_catalog.pg_get_userbyid(t.typowner) AS owner
     FROM pg_catalog.pg_type t
     WHERE t.typnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
       AND t.typowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
@@ -110,6 +113,13 @@ BEGIN
     RAISE EXCEPTION 'scru128.sql: % belongs to role %, not to %, who runs this file', f.what, f.owner, current_user
       USING HINT = 'Another role made it where the file installs: drop it, and run the file again.';
   END LOOP;
+  -- Whether the scru128_generate() in place before this run is one that
+  -- used those relations: the upgrade below drops them only once it is
+  -- not (see there).
+  PERFORM pg_catalog.set_config('scru128.install_replaces_old', (EXISTS (
+    SELECT FROM pg_catalog.pg_proc p
+    WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(pg_catalog.quote_ident(schema) OPERATOR(pg_catalog.||) '.scru128_generate()')
+      AND pg_catalog.strpos(p.prosrc, 'scru128_generate_calls') OPERATOR(pg_catalog.>) 0))::pg_catalog.text, true);
 END
 $preflight$;
 
@@ -510,24 +520,31 @@ COMMENT ON FUNCTION scru128_generate() IS
   'A new SCRU128 ID at the server''s time, above every ID the session minted before at the clock''s time; uses no table, sequence or lock (docs/postgresql-functions.md has what it promises).';
 
 -- An upgrade from a version that kept a call counter, a high-water mark and
--- a lock table drops them, now that the function above no longer uses
--- them. A session in a transaction that called the old function holds a
+-- a lock table drops them, once no session can run the function that used
+-- them: on the run after the one that replaced it. Dropped in the same
+-- transaction as the replacement (a migration tool runs a file in one),
+-- a call of the old function that began before the commit would find them
+-- gone. A session in a transaction that called the old function holds a
 -- lock on them until it ends (a prepared transaction, until it is
 -- committed): the drop waits for it at most lock_timeout, 100 ms, during
--- which callers of the old function queue behind it, and then leaves the
--- object, with a warning, for the next run of the file.
+-- which callers queue behind it, and then leaves the object, with a
+-- warning, for the next run of the file.
 DO $upgrade$
 DECLARE
   schema CONSTANT pg_catalog.text := pg_catalog.current_schema();
   rel pg_catalog.record;
   timeout CONSTANT pg_catalog.text := pg_catalog.current_setting('lock_timeout');
 BEGIN
+  IF pg_catalog.current_setting('scru128.install_replaces_old') OPERATOR(pg_catalog.=) 'true' THEN
+    RAISE NOTICE 'scru128.sql: replaced a scru128_generate() that used relations of its own in schema %: run the file again to drop them', schema;
+    RETURN;
+  END IF;
   FOR rel IN
     SELECT c.relname, c.relkind FROM pg_catalog.pg_class c
     WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
       AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], c.relname) IS NOT NULL
       AND c.relowner OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
-      AND c.relkind OPERATOR(pg_catalog.=) (CASE WHEN c.relname OPERATOR(pg_catalog.=) 'scru128_generate_lock' THEN 'r' ELSE 'S' END)::"char"
+      AND c.relkind OPERATOR(pg_catalog.=) (CASE WHEN c.relname OPERATOR(pg_catalog.=) 'scru128_generate_lock' THEN 'r' ELSE 'S' END)::pg_catalog."char"
   LOOP
     BEGIN
       PERFORM pg_catalog.set_config('lock_timeout', '100ms', true);
