@@ -727,7 +727,7 @@ func TestSQLFunctionsInstallSquatted(t *testing.T) {
 	mallory := testRole(t, admin, "mallory")
 	for _, rel := range []string{
 		"SEQUENCE scru128_generate_calls", "SEQUENCE scru128_generate_high", "TABLE scru128_generate_lock ()",
-		"TYPE scru128_generate_lock AS (x pg_catalog.int4)",
+		"DOMAIN scru128_generate_lock AS pg_catalog.int4",
 		"FUNCTION scru128_to_text(pg_catalog.uuid) RETURNS pg_catalog.text LANGUAGE sql AS 'SELECT NULL::pg_catalog.text'",
 		"FUNCTION scru128_to_text(pg_catalog.text) RETURNS pg_catalog.text LANGUAGE sql AS 'SELECT NULL::pg_catalog.text'",
 		"FUNCTION scru128_generate() RETURNS pg_catalog.uuid LANGUAGE sql AS 'SELECT NULL::pg_catalog.uuid'",

@@ -31,9 +31,9 @@ const forgedAhead = 9000 // ms
 
 // tagCandidates returns the numbers an attacker learns that might key the
 // state's tag of the generator design before issue 32 (SHA-256 over the
-// session's call number): every 8-byte bytea and int8 constant in plans
-// printed to it, and where it may read them, the sequences of the schema
-// (a session's block of a million numbers ends at last_value).
+// session's call number): every 8-byte bytea constant in plans printed to
+// it, and where it may read them, the sequences of the schema (a session's
+// block of a million numbers ends at last_value).
 func tagCandidates(t *testing.T, conn *pgx.Conn, plans []string) []int64 {
 	t.Helper()
 	var out []int64
@@ -62,7 +62,8 @@ func tagCandidates(t *testing.T, conn *pgx.Conn, plans []string) []int64 {
 		if err := conn.QueryRow(context.Background(), "SELECT last_value FROM "+seq).Scan(&last); err != nil {
 			continue // no privilege
 		}
-		out = append(out, last, last-999_999)
+		// The attacker's session has made two calls of its block.
+		out = append(out, last-999_998)
 	}
 	return out
 }
@@ -87,7 +88,10 @@ func forge(t *testing.T, conn *pgx.Conn, candidates []int64) (ids []scru128.ID, 
 		ids = append(ids, scru128.FromUUID(b))
 	}
 	settings := generatorSettings(t, conn)
-	for _, n := range candidates {
+	// Each attempt takes a number: the i-th needs the candidate's i-th
+	// successor.
+	for i, n := range candidates {
+		n += int64(i)
 		state := fmt.Sprintf("%d:%d:%d:0", ahead, 1<<40, ahead)
 		var b [8]byte
 		binary.BigEndian.PutUint64(b[:], uint64(n))
