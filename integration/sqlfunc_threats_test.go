@@ -92,7 +92,7 @@ func forge(t *testing.T, conn *pgx.Conn, candidates []int64) (ids []scru128.ID, 
 	// successor.
 	for i, n := range candidates {
 		n += int64(i)
-		state := fmt.Sprintf("%d:%d:%d:0", ahead, 1<<40, ahead)
+		state := fmt.Sprintf("%d:%d:%d:0", ahead, int64(1)<<40, ahead)
 		var b [8]byte
 		binary.BigEndian.PutUint64(b[:], uint64(n))
 		sum := sha256.Sum256(append(b[:], state...))
@@ -104,7 +104,7 @@ func forge(t *testing.T, conn *pgx.Conn, candidates []int64) (ids []scru128.ID, 
 		mint()
 	}
 	for name := range settings {
-		if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, false)", name, fmt.Sprintf("%d:%d", ahead, 1<<40)); err != nil {
+		if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, false)", name, fmt.Sprintf("%d:%d", ahead, int64(1)<<40)); err != nil {
 			t.Fatal(err)
 		}
 	}
