@@ -367,10 +367,11 @@ func idsOf(t *testing.T, values []any) []scru128.ID {
 }
 
 // generatorState reads and writes the session's generator state, the
-// setting scru128.generator ("ts:counters"), to put the generator where a
-// test cannot bring the server's clock: ahead of it, or at a counter
-// overflow. Any role may: the state is no secret, and the generator takes
-// it only within the rollback allowance of the clock.
+// setting scru128.generator (the last ID's first 24 hex digits: its
+// timestamp and counters), to put the generator where a test cannot bring
+// the server's clock: ahead of it, or at a counter overflow. Any role may:
+// the state is no secret, and the generator takes it only within the
+// rollback allowance of the clock.
 type generatorState struct {
 	conn *pgx.Conn
 }
@@ -378,6 +379,21 @@ type generatorState struct {
 func newGeneratorState(t *testing.T, conn *pgx.Conn) generatorState {
 	t.Helper()
 	return generatorState{conn}
+}
+
+// stateValue is the generator's state for an ID of timestamp ts (Unix
+// milliseconds) and counters (counter_hi * 2^24 + counter_lo).
+func stateValue(ts, counters int64) string { return fmt.Sprintf("%012x%012x", ts, counters) }
+
+// parseState returns the fields of a state value, ok false if it is not
+// one the generator writes.
+func parseState(state string) (ts, counters int64, ok bool) {
+	if len(state) != 24 || strings.Trim(state, "0123456789abcdef") != "" {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseInt(state[:12], 16, 64)
+	b, err2 := strconv.ParseInt(state[12:], 16, 64)
+	return a, b, err1 == nil && err2 == nil
 }
 
 // get returns the state's fields, which the last call of the session
@@ -388,25 +404,17 @@ func (g generatorState) get(t *testing.T) (ts, counters int64) {
 	if err := g.conn.QueryRow(context.Background(), "SELECT current_setting('scru128.generator')").Scan(&state); err != nil {
 		t.Fatal(err)
 	}
-	fields := strings.Split(state, ":")
-	if len(fields) != 2 {
-		t.Fatalf("state %q", state)
+	ts, counters, ok := parseState(state)
+	if !ok {
+		t.Fatalf("state %q: not 24 hex digits", state)
 	}
-	var v [2]int64
-	for i := range v {
-		n, err := strconv.ParseInt(fields[i], 10, 64)
-		if err != nil {
-			t.Fatalf("state %q: %v", state, err)
-		}
-		v[i] = n
-	}
-	return v[0], v[1]
+	return ts, counters
 }
 
 // set writes a state for the session's next call.
 func (g generatorState) set(t *testing.T, ts, counters int64) {
 	t.Helper()
-	if _, err := g.conn.Exec(context.Background(), "SELECT set_config('scru128.generator', $1, false)", fmt.Sprintf("%d:%d", ts, counters)); err != nil {
+	if _, err := g.conn.Exec(context.Background(), "SELECT set_config('scru128.generator', $1, false)", stateValue(ts, counters)); err != nil {
 		t.Fatal(err)
 	}
 }

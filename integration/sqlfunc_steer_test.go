@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -156,23 +155,30 @@ func generatorSettings(t *testing.T, conn *pgx.Conn) map[string]string {
 	return out
 }
 
-// forgeries returns values a role might write over a state value: each
-// number in it set to zero, to the largest timestamp, and moved a little
-// and ten seconds either way; the value emptied; and garbage.
+// forgeries returns values a role might write over a state value: its
+// timestamp and counters each set to zero, to the largest value, and moved
+// a little and ten seconds (or 2^37 counts) either way, in the
+// generator's form; the value emptied, cut short, made longer, in capitals
+// and in the previous release's "ts:counters" form; and garbage.
 func forgeries(value string) []string {
-	out := []string{"", "garbage", "0:281474976710000:0:0"}
-	numbers := regexp.MustCompile(`[0-9]+`)
-	locs := numbers.FindAllStringIndex(value, -1)
-	for _, loc := range locs {
-		n, err := strconv.ParseInt(value[loc[0]:loc[1]], 10, 64)
-		if err != nil {
-			continue
+	out := []string{"", "garbage", "0:281474976710000:0:0", "ffffffffffffffffffffffff", strings.ToUpper(value)}
+	if len(value) > 1 {
+		out = append(out, value[1:], value+"0")
+	}
+	ts, counters, ok := parseState(value)
+	if !ok {
+		return out
+	}
+	out = append(out, fmt.Sprintf("%d:%d", ts, counters))
+	const max = 1<<48 - 1
+	for _, v := range []int64{0, max, ts + 5000, ts - 1000, ts + 1, ts - 1, ts + 20_000, ts - 10_000} {
+		if v >= 0 && v <= max {
+			out = append(out, stateValue(v, counters))
 		}
-		for _, v := range []int64{0, 281474976710000, n + 5000, n - 1000, n + 1, n - 1, n + 20_000} {
-			if v < 0 {
-				continue
-			}
-			out = append(out, value[:loc[0]]+strconv.FormatInt(v, 10)+value[loc[1]:])
+	}
+	for _, v := range []int64{0, max, counters + 1, counters - 1, counters + 1<<37, counters - 1<<37} {
+		if v >= 0 && v <= max {
+			out = append(out, stateValue(ts, v))
 		}
 	}
 	return out

@@ -104,7 +104,7 @@ func forge(t *testing.T, conn *pgx.Conn, candidates []int64) (ids []scru128.ID, 
 		mint()
 	}
 	for name := range settings {
-		if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, false)", name, fmt.Sprintf("%d:%d", ahead, int64(1)<<40)); err != nil {
+		if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, false)", name, stateValue(ahead, int64(1)<<40)); err != nil {
 			t.Fatal(err)
 		}
 	}

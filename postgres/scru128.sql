@@ -375,8 +375,8 @@ COMMENT ON FUNCTION scru128_max_at(pg_catalog.timestamptz) IS
 -- ========================================================================
 --
 -- The generator keeps one value per session, in the custom setting
--- scru128.generator: the last ID's timestamp and its counters
--- (counter_hi * 2^24 + counter_lo), as "ts:counters". The value is no
+-- scru128.generator: the last ID's first 24 hex digits, its timestamp
+-- and counters (counter_hi * 2^24 + counter_lo). The value is no
 -- secret and is not trusted: any role can read and set its own sessions'
 -- settings, RESET ALL and DISCARD ALL clear them, and a rollback (of a
 -- transaction, to a savepoint, or of an exception block) puts back the
@@ -442,77 +442,76 @@ COMMENT ON FUNCTION scru128_max_at(pg_catalog.timestamptz) IS
 CREATE OR REPLACE FUNCTION scru128_generate() RETURNS pg_catalog.uuid
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 AS $$
+-- Few statements, each evaluated without the executor's per-statement
+-- cost (assignments, not PERFORM or SELECT INTO), and few distinct
+-- functions: a call costs about twice a plain UUIDv7 function's, and a
+-- session's first call, which plans every expression it meets and looks
+-- up what each names, stays under a millisecond.
 DECLARE
-  value pg_catalog.text := pg_catalog.current_setting('scru128.generator', true);  -- ts:counters
+  -- The last ID's first 24 hex digits: its timestamp and counters.
+  value pg_catalog.text := pg_catalog.current_setting('scru128.generator', true);
   clock pg_catalog.timestamptz := pg_catalog.clock_timestamp();
   -- Unix microseconds: timestamptz_send gives them since 2000-01-01.
   now_us bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(clock), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
-  now_ms bigint := now_us OPERATOR(pg_catalog./) 1000;
-  -- The microsecond within the millisecond, in counter_hi's top 10 bits.
-  us_field bigint := (now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38;
-  ts bigint;        -- the timestamp field, Unix milliseconds
-  counters bigint;  -- counter_hi * 2^24 + counter_lo
   -- 122 random bits from the operating system's generator; hex digits 1-8
   -- and 19-30 (bytes 0-3 and 9-14) hold none of the version and variant
   -- bits.
   random_hex pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(pg_catalog.gen_random_uuid()), 'hex');
+  ts bigint;        -- the timestamp field, Unix milliseconds
+  counters bigint;  -- counter_hi * 2^24 + counter_lo
 BEGIN
-  IF now_ms OPERATOR(pg_catalog.<) 1 OR now_ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-    RAISE EXCEPTION 'scru128_generate: the server''s clock reads %, outside the SCRU128 timestamp range (1970-01-01 to 10889-08-02 UTC)',
-      clock
-      USING ERRCODE = 'datetime_field_overflow';
-  END IF;
-
-  -- The last ID's fields, if the value parses and is in range.
-  IF value OPERATOR(pg_catalog.~) '^[0-9]{1,15}:[0-9]{1,15}$' THEN
-    ts := pg_catalog.split_part(value, ':', 1)::bigint;
-    counters := pg_catalog.split_part(value, ':', 2)::bigint;
-    IF ts OPERATOR(pg_catalog.<) 1 OR ts OPERATOR(pg_catalog.>) 281474976710655 OR counters OPERATOR(pg_catalog.>) 281474976710655
-        OR ts OPERATOR(pg_catalog.<) now_ms OR ts OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 10000) THEN
-      -- Out of range, of an earlier millisecond, or ahead of the clock by
-      -- more than the allowance: start at the clock.
-      ts := NULL;
+  -- The last ID's fields, counted on by one, if the value is this
+  -- function's form (24 hex digits: no cast below can fail) and within
+  -- the allowance of a clock in range. In the clock's millisecond, the
+  -- counters go up to its microsecond (now_us % 1000, in counter_hi's top
+  -- 10 bits) at least; where the clock is behind, counting on alone.
+  IF pg_catalog.octet_length(value) OPERATOR(pg_catalog.=) 24 AND value OPERATOR(pg_catalog.~) '^[0-9a-f]+$' THEN
+    ts := ('x' OPERATOR(pg_catalog.||) pg_catalog.left(value, 12))::bit(48)::bigint;
+    counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.right(value, 12))::bit(48)::bigint OPERATOR(pg_catalog.+) 1;
+    IF ts OPERATOR(pg_catalog.<) (now_us OPERATOR(pg_catalog./) 1000) OR ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000)
+        OR now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
+      ts := NULL;  -- of an earlier millisecond, or too far ahead: start at the clock
+    ELSIF ts OPERATOR(pg_catalog.=) (now_us OPERATOR(pg_catalog./) 1000) THEN
+      counters := pg_catalog.int8larger(counters, ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 274877906943));
     END IF;
   END IF;
 
   IF ts IS NULL THEN
     -- This millisecond's first ID: the microsecond, a 0 bit, 37 random
     -- bits.
-    ts := now_ms;
-    counters := us_field OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) 137438953471);
-  ELSE
-    -- The same millisecond, or the clock is behind the last ID by up to
-    -- the allowance: count on, and in the clock's millisecond up to its
-    -- microsecond at least.
-    counters := counters OPERATOR(pg_catalog.+) 1;
-    IF ts OPERATOR(pg_catalog.=) now_ms AND counters OPERATOR(pg_catalog.<) (us_field OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 274877906943)) THEN
-      counters := us_field OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 274877906943);
+    IF now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
+      RAISE EXCEPTION 'scru128_generate: the server''s clock reads %, outside the SCRU128 timestamp range (1970-01-01 to 10889-08-02 UTC)',
+        clock
+        USING ERRCODE = 'datetime_field_overflow';
     END IF;
-    IF counters OPERATOR(pg_catalog.>) 281474976710655 THEN
-      -- A carry out of counter_hi moves to the next millisecond, as the
-      -- specification says: counter_hi 0, counter_lo random.
-      IF ts OPERATOR(pg_catalog.=) 281474976710655 THEN
-        RAISE EXCEPTION 'scru128_generate: the counters overflowed at the largest timestamp'
-          USING ERRCODE = 'datetime_field_overflow';
-      END IF;
-      ts := ts OPERATOR(pg_catalog.+) 1;
-      counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
-      -- At the edge of the allowance, wait for the clock to allow it (a
-      -- millisecond at most; only a value a role set gets here).
-      WHILE ts OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 10000) LOOP
-        PERFORM pg_catalog.pg_sleep(0.0002);
-        now_ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000;
-      END LOOP;
+    ts := now_us OPERATOR(pg_catalog./) 1000;
+    counters := ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) 137438953471);
+  ELSIF counters OPERATOR(pg_catalog.>) 281474976710655 THEN
+    -- A carry out of counter_hi moves to the next millisecond, as the
+    -- specification says: counter_hi 0, counter_lo random.
+    IF ts OPERATOR(pg_catalog.=) 281474976710655 THEN
+      RAISE EXCEPTION 'scru128_generate: the counters overflowed at the largest timestamp'
+        USING ERRCODE = 'datetime_field_overflow';
     END IF;
+    ts := ts OPERATOR(pg_catalog.+) 1;
+    counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
+    -- At the edge of the allowance, wait for the clock to allow it (a
+    -- millisecond at most; only a value a role set gets here).
+    WHILE ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000) LOOP
+      PERFORM pg_catalog.pg_sleep(0.0002);
+      now_us := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
+    END LOOP;
   END IF;
 
-  PERFORM pg_catalog.set_config('scru128.generator', ts::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) counters::pg_catalog.text, false);
+  -- The new ID's first 24 hex digits, kept (set_config returns them).
+  value := pg_catalog.set_config('scru128.generator',
+    pg_catalog.lpad(pg_catalog.to_hex(ts), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(counters), 12, '0'), false);
   -- Leave only once the clock has left the microsecond read above, so that
   -- the session's next call reads a later one. (Rarely a turn: the call
   -- takes longer. Equality, not order: a clock that steps back ends it.)
   WHILE pg_catalog.clock_timestamp() OPERATOR(pg_catalog.=) clock LOOP
   END LOOP;
-  RETURN (pg_catalog.lpad(pg_catalog.to_hex(ts), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(counters), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.left(random_hex, 8))::pg_catalog.uuid;
+  RETURN (value OPERATOR(pg_catalog.||) pg_catalog.left(random_hex, 8))::pg_catalog.uuid;
 END
 $$;
 
