@@ -391,8 +391,8 @@ func lintSQLFile(file string) (uses sqlUses, problems []string) {
 			if strings.Contains(header, "from current") {
 				problems = append(problems, fmt.Sprintf("line %d: SET ... FROM CURRENT keeps the installer's search_path", d.line))
 			}
-			if strings.Contains(header, "security definer") && !strings.Contains(header, "scru128_generate()") {
-				problems = append(problems, fmt.Sprintf("line %d: SECURITY DEFINER outside scru128_generate()", d.line))
+			if strings.Contains(header, "security definer") {
+				problems = append(problems, fmt.Sprintf("line %d: SECURITY DEFINER: no function needs its owner's privileges", d.line))
 			}
 			// The signature's types are looked up when the file runs, on
 			// the installer's search_path.
@@ -411,8 +411,8 @@ func lintSQLFile(file string) (uses sqlUses, problems []string) {
 
 // TestSQLFunctionsQualified lints postgres/scru128.sql: every operator,
 // function and type its bodies use is named in pg_catalog, no body builds
-// SQL at run time or depends on a setting of the caller's, and only
-// scru128_generate() runs as its owner.
+// SQL at run time or depends on a setting of the caller's, and no
+// function runs as its owner.
 func TestSQLFunctionsQualified(t *testing.T) {
 	file, err := os.ReadFile(sqlFunctionsFile)
 	if err != nil {

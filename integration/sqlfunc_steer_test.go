@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +60,8 @@ func (s steerTarget) session(t *testing.T) *pgx.Conn {
 type insertion struct {
 	session, what string
 	before, after time.Time
+	// forged: the role set the generator's state before the INSERT.
+	forged bool
 }
 
 // insert has conn insert one row, labelled with session and what was done
@@ -82,8 +83,9 @@ func (s steerTarget) insert(t *testing.T, conn *pgx.Conn, session, what string) 
 }
 
 // check reads the table's IDs and requires, for each session, IDs above
-// every earlier ID of the session, and for every ID a timestamp within the
-// rollback allowance of the clock around its INSERT.
+// every earlier ID of the session that was not minted from a state the
+// role forged, and for every ID a timestamp within the rollback allowance
+// of the clock around its INSERT.
 func (s steerTarget) check(t *testing.T, ins []insertion) {
 	t.Helper()
 	rows, err := s.admin.Query(context.Background(), "SELECT id FROM public.events ORDER BY seq")
@@ -103,7 +105,7 @@ func (s steerTarget) check(t *testing.T, ins []insertion) {
 		if prev, ok := last[in.session]; ok && id.Compare(prev) <= 0 {
 			t.Errorf("after %s: %s (%v) is not above %s (%v), which the session minted before", in.what, id, id.Time().UTC(), prev, prev.Time().UTC())
 		}
-		if id.Compare(last[in.session]) > 0 {
+		if !in.forged && id.Compare(last[in.session]) > 0 {
 			last[in.session] = id
 		}
 		if at := id.Time(); at.Before(in.before.Add(-rollbackAllowance)) || at.After(in.after.Add(rollbackAllowance)) {
@@ -153,23 +155,30 @@ func generatorSettings(t *testing.T, conn *pgx.Conn) map[string]string {
 	return out
 }
 
-// forgeries returns values a role might write over a state value: each
-// number in it set to zero, to the largest timestamp, and moved a little
-// and ten seconds either way; the value emptied; and garbage.
+// forgeries returns values a role might write over a state value: its
+// timestamp and counters each set to zero, to the largest value, and moved
+// a little and ten seconds (or 2^37 counts) either way, in the
+// generator's form; the value emptied, cut short, made longer, in capitals
+// and in the previous release's "ts:counters" form; and garbage.
 func forgeries(value string) []string {
-	out := []string{"", "garbage", "0:281474976710000:0:0"}
-	numbers := regexp.MustCompile(`[0-9]+`)
-	locs := numbers.FindAllStringIndex(value, -1)
-	for _, loc := range locs {
-		n, err := strconv.ParseInt(value[loc[0]:loc[1]], 10, 64)
-		if err != nil {
-			continue
+	out := []string{"", "garbage", "0:281474976710000:0:0", "ffffffffffffffffffffffff", strings.ToUpper(value)}
+	if len(value) > 1 {
+		out = append(out, value[1:], value+"0")
+	}
+	ts, counters, ok := parseState(value)
+	if !ok {
+		return out
+	}
+	out = append(out, fmt.Sprintf("%d:%d", ts, counters))
+	const max = 1<<48 - 1
+	for _, v := range []int64{0, max, ts + 5000, ts - 1000, ts + 1, ts - 1, ts + 20_000, ts - 10_000} {
+		if v >= 0 && v <= max {
+			out = append(out, stateValue(v, counters))
 		}
-		for _, v := range []int64{0, 281474976710000, n + 5000, n - 1000, n + 1, n - 1, n + 20_000} {
-			if v < 0 {
-				continue
-			}
-			out = append(out, value[:loc[0]]+strconv.FormatInt(v, 10)+value[loc[1]:])
+	}
+	for _, v := range []int64{0, max, counters + 1, counters - 1, counters + 1<<37, counters - 1<<37} {
+		if v >= 0 && v <= max {
+			out = append(out, stateValue(ts, v))
 		}
 	}
 	return out
@@ -181,9 +190,11 @@ func forgeries(value string) []string {
 // setting the function's source names (with set_config, session-wide and
 // in a transaction, and with ALTER ROLE ... SET and ALTER DATABASE ... SET
 // for its next session), replay earlier values,
-// RESET ALL, DISCARD ALL, and take numbers from or set the sequences of the
+// RESET ALL, DISCARD ALL, and take numbers from or set any sequence of the
 // functions' schema. Every ID must be above the IDs its session minted
-// before, and stamped within the rollback allowance of the server's clock.
+// before at the clock's time (a role that sets the state may put its next
+// IDs below those it minted from a state it set, and no lower), and
+// stamped within the rollback allowance of the server's clock.
 func TestSQLGenerateSteered(t *testing.T) {
 	s := newSteerTarget(t)
 	ctx := context.Background()
@@ -201,7 +212,9 @@ func TestSQLGenerateSteered(t *testing.T) {
 						if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, false)", name, forged); err != nil {
 							t.Fatalf("%s: %v", what, err)
 						}
-						ins = append(ins, s.insert(t, conn, "1", what))
+						in := s.insert(t, conn, "1", what)
+						in.forged = true
+						ins = append(ins, in)
 						continue
 					}
 					if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
@@ -210,7 +223,9 @@ func TestSQLGenerateSteered(t *testing.T) {
 					if _, err := conn.Exec(ctx, "SELECT pg_catalog.set_config($1, $2, true)", name, forged); err != nil {
 						t.Fatalf("%s: %v", what, err)
 					}
-					ins = append(ins, s.insert(t, conn, "1", what))
+					in := s.insert(t, conn, "1", what)
+					in.forged = true
+					ins = append(ins, in)
 					if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
 						t.Fatal(err)
 					}
@@ -267,8 +282,11 @@ func TestSQLGenerateSteered(t *testing.T) {
 				}
 				next := s.session(t)
 				session := fmt.Sprintf("after %s", stmt)
-				ins = append(ins, s.insert(t, next, session, stmt))
-				ins = append(ins, s.insert(t, next, session, stmt+", again"))
+				for _, what := range []string{stmt, stmt + ", again"} {
+					in := s.insert(t, next, session, what)
+					in.forged = true
+					ins = append(ins, in)
+				}
 				next.Close(ctx)
 				reset := fmt.Sprintf("ALTER %s RESET %s", scope, name)
 				if _, err := setter.Exec(ctx, reset); err != nil {

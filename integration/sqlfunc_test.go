@@ -100,9 +100,8 @@ func pgError(t *testing.T, err error) (code, message string) {
 
 // TestSQLFunctionsInstall checks the file's promises about itself: it runs
 // again over an earlier run, with psql as the header says; it declares each
-// function IMMUTABLE, STRICT and PARALLEL SAFE where that is true; only the
-// generator runs as its owner, and only the owner may touch the generator's
-// sequences and table.
+// function IMMUTABLE, STRICT and PARALLEL SAFE where that is true; none
+// runs as its owner, and it makes no table or sequence.
 func TestSQLFunctionsInstall(t *testing.T) {
 	f := installSQLFunctions(t)
 	conn := f.connect(t)
@@ -169,8 +168,8 @@ func TestSQLFunctionsInstall(t *testing.T) {
 		}
 	}
 
-	// Only scru128_generate() runs as its owner, and no function carries
-	// settings of its own (a SET clause, which costs every call).
+	// No function runs as its owner, and none carries settings of its own
+	// (a SET clause, which costs every call); the file makes no relation.
 	var definers, configured []string
 	if err := conn.QueryRow(context.Background(), `
 		SELECT coalesce(array_agg(p.proname::text) FILTER (WHERE p.prosecdef), '{}'),
@@ -178,40 +177,15 @@ func TestSQLFunctionsInstall(t *testing.T) {
 		FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`, f.schema).Scan(&definers, &configured); err != nil {
 		t.Fatal(err)
 	}
-	if len(definers) != 1 || definers[0] != "scru128_generate" || len(configured) != 0 {
+	if len(definers) != 0 || len(configured) != 0 {
 		t.Errorf("SECURITY DEFINER: %v; with settings: %v", definers, configured)
 	}
-	// The generator's relations are its owner's, and no one else's to use.
-	rows, err = conn.Query(context.Background(), `
-		SELECT c.relname::text, c.relowner = p.proowner, pg_get_userbyid(c.relowner)::text, coalesce(c.relacl::text, '')
-		FROM pg_class c, pg_proc p
-		WHERE c.relnamespace = $1::regnamespace AND p.oid = ($1 || '.scru128_generate()')::regprocedure`, f.schema)
-	if err != nil {
+	var relations int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM pg_class WHERE relnamespace = $1::regnamespace", f.schema).Scan(&relations); err != nil {
 		t.Fatal(err)
 	}
-	relations := 0
-	for rows.Next() {
-		var name, owner, acl string
-		var owned bool
-		if err := rows.Scan(&name, &owned, &owner, &acl); err != nil {
-			t.Fatal(err)
-		}
-		relations++
-		// An ACL names grantees before "=": the owner alone may appear.
-		for _, item := range strings.FieldsFunc(strings.Trim(acl, "{}"), func(r rune) bool { return r == ',' }) {
-			if grantee, _, _ := strings.Cut(item, "="); grantee != owner {
-				t.Errorf("%s: privileges for %q: %s", name, grantee, acl)
-			}
-		}
-		if !owned {
-			t.Errorf("%s is not the owner's of scru128_generate()", name)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if relations != 3 {
-		t.Errorf("%d relations in the schema, want 3", relations)
+	if relations != 0 {
+		t.Errorf("%d relations in the schema, want none", relations)
 	}
 }
 
@@ -887,9 +861,7 @@ var scru128Text = regexp.MustCompile(`\b[0-9a-z]{25}\b`)
 // sqlFunctionsRemoval is how the guide says to remove what the file made.
 const sqlFunctionsRemoval = `DROP FUNCTION scru128_to_text, scru128_from_text, scru128_time, scru128_min_at, scru128_max_at,
   scru128_generate, ulid_to_text, ulid_from_text, ulid_time, ulid_min_at, ulid_max_at,
-  scru64_to_text, scru64_from_text, scru64_time, scru64_min_at, scru64_max_at;
-DROP SEQUENCE scru128_generate_calls, scru128_generate_high;
-DROP TABLE scru128_generate_lock;`
+  scru64_to_text, scru64_from_text, scru64_time, scru64_min_at, scru64_max_at;`
 
 // TestSQLFunctionsRemoval runs the guide's removal statements and checks
 // that they leave nothing of the file in its schema.
@@ -1055,38 +1027,103 @@ func TestSQLFunctionsMeasureScript(t *testing.T) {
 	}
 }
 
-// TestSQLFunctionsUpgrade runs the file over what its previous version
-// left: a call sequence everyone could use, counting from 1, and a
-// generator that kept the installer's search_path. The file takes the
-// sequence back from everyone, moves its numbers to a random point, and
-// replaces the function.
+// previousSQLFunctions is the file as released before scru128_generate()
+// dropped its call sequence, high-water mark and lock table, for the
+// upgrade test.
+const previousSQLFunctions = "testdata/scru128-before-issue32.sql"
+
+// TestSQLFunctionsUpgrade runs the file over the previous version, while a
+// session sits in a transaction that called the old generator (and so
+// holds locks on its sequences) and another session keeps calling: the
+// first run replaces the function and leaves the old relations, with a
+// notice; the second leaves them too, with a warning, after waiting at most
+// lock_timeout (100 ms) for each; no call fails or waits long meanwhile.
+// Run again once the transaction ended, the file drops them.
 func TestSQLFunctionsUpgrade(t *testing.T) {
 	admin, config := superuserConn(t)
 	c := testDatabase(t, admin, config, "")
 	c.RuntimeParams["search_path"] = "public"
 	conn := connectConfig(t, c)
-	mustExec(t, conn,
-		"CREATE SEQUENCE scru128_generate_calls AS bigint CACHE 1000000",
-		"GRANT USAGE ON SEQUENCE scru128_generate_calls TO PUBLIC",
-		"CREATE FUNCTION scru128_generate() RETURNS uuid LANGUAGE sql SET search_path FROM CURRENT AS 'SELECT gen_random_uuid()'",
-	)
-	sqlFunctions{schema: "public", config: c}.run(t, conn)
-	var acl, config2 *string
-	var last int64
-	if err := conn.QueryRow(context.Background(), `
-		SELECT (SELECT relacl::text FROM pg_class WHERE oid = 'scru128_generate_calls'::regclass),
-		       (SELECT proconfig::text FROM pg_proc WHERE oid = 'scru128_generate()'::regprocedure),
-		       (SELECT last_value FROM scru128_generate_calls)`).Scan(&acl, &config2, &last); err != nil {
+	ctx := context.Background()
+	old, err := os.ReadFile(previousSQLFunctions)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if acl != nil && strings.Contains(*acl, "=U") {
-		t.Errorf("the call sequence's privileges after the upgrade: %s", *acl)
+	if _, err := conn.Exec(ctx, string(old)); err != nil {
+		t.Fatalf("installing the previous version: %v", err)
 	}
-	if config2 != nil {
-		t.Errorf("scru128_generate() keeps settings %s", *config2)
+	holder := connectConfig(t, c)
+	mustExec(t, holder, "BEGIN", "SELECT scru128_generate()")
+
+	// Callers beside the upgrade, each statement bounded.
+	callerConfig := c.Copy()
+	callerConfig.RuntimeParams["statement_timeout"] = "2s"
+	caller := connectConfig(t, callerConfig)
+	stop := make(chan struct{})
+	callerErr := make(chan error, 1)
+	var slowest time.Duration
+	go func() {
+		var err error
+		defer func() { callerErr <- err }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			start := time.Now()
+			if _, err = caller.Exec(ctx, "SELECT public.scru128_generate()"); err != nil {
+				return
+			}
+			slowest = max(slowest, time.Since(start))
+		}
+	}()
+
+	var notices []string
+	upgraderConfig := c.Copy()
+	upgraderConfig.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	upgrader := connectConfig(t, upgraderConfig)
+	mustExec(t, upgrader, "SET statement_timeout = '10s'")
+	var took []time.Duration
+	for range 2 {
+		start := time.Now()
+		sqlFunctions{schema: "public", config: c}.run(t, upgrader)
+		took = append(took, time.Since(start))
 	}
-	if last < 1<<20 {
-		t.Errorf("the call numbers start at %d, not at a random point", last)
+	time.Sleep(100 * time.Millisecond)
+	close(stop)
+	if err := <-callerErr; err != nil {
+		t.Errorf("a caller beside the upgrade: %v", err)
 	}
-	checkMinted(t, generateQuery(t, conn, "SELECT scru128_generate() FROM generate_series(1, 10)"))
+	// Three relations wait 100 ms each; the margin is for a loaded machine.
+	if took[1] > 2*time.Second {
+		t.Errorf("the second run took %v beside an open transaction", took[1])
+	}
+	if slowest > time.Second {
+		t.Errorf("a call beside the upgrade took %v", slowest)
+	}
+	all := strings.Join(notices, "\n")
+	if !strings.Contains(all, "run the file again to drop them") || !strings.Contains(all, "left for the next run") {
+		t.Errorf("no notice of the first run or warning of the second about the relations left: %q", notices)
+	}
+	var prosecdef bool
+	var proconfig *string
+	if err := conn.QueryRow(ctx, "SELECT prosecdef, proconfig::text FROM pg_proc WHERE oid = 'public.scru128_generate()'::regprocedure").Scan(&prosecdef, &proconfig); err != nil {
+		t.Fatal(err)
+	}
+	if prosecdef || proconfig != nil {
+		t.Errorf("scru128_generate() after the upgrade: SECURITY DEFINER %v, settings %v", prosecdef, orNULL(proconfig))
+	}
+	checkMinted(t, generateQuery(t, conn, "SELECT public.scru128_generate() FROM generate_series(1, 10)"))
+
+	mustExec(t, holder, "COMMIT")
+	sqlFunctions{schema: "public", config: c}.run(t, upgrader)
+	var left []string
+	if err := conn.QueryRow(ctx, `SELECT coalesce(array_agg(relname::text), '{}') FROM pg_class
+		WHERE relnamespace = 'public'::regnamespace AND relname LIKE 'scru128_generate%'`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("the previous version's relations left after the second run: %v", left)
+	}
 }

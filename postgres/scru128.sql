@@ -90,6 +90,36 @@ BEGIN
       f.signature, schema, f.owner, current_user
       USING HINT = 'Run the file as the role that owns the functions, or drop that role''s function first.';
   END LOOP;
+  -- The relations an earlier version of scru128_generate() kept, which an
+  -- upgrade drops, and their row types: another role's of those names
+  -- would make the drop fail, or be mistaken for the file's.
+  FOR f IN
+    SELECT pg_catalog.format('relation %I.%I', schema, c.relname) AS what, pg_catalog.pg_get_userbyid(c.relowner) AS owner
+    FROM pg_catalog.pg_class c
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
+      AND c.relowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+      AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], c.relname) IS NOT NULL
+  LOOP
+    RAISE EXCEPTION 'scru128.sql: % belongs to role %, not to %, who runs this file', f.what, f.owner, current_user
+      USING HINT = 'Another role made it where the file installs: drop it, and run the file again.';
+  END LOOP;
+  FOR f IN
+    SELECT pg_catalog.format('type %I.%I', schema, t.typname) AS what, pg_catalog.pg_get_userbyid(t.typowner) AS owner
+    FROM pg_catalog.pg_type t
+    WHERE t.typnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
+      AND t.typowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+      AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], t.typname) IS NOT NULL
+  LOOP
+    RAISE EXCEPTION 'scru128.sql: % belongs to role %, not to %, who runs this file', f.what, f.owner, current_user
+      USING HINT = 'Another role made it where the file installs: drop it, and run the file again.';
+  END LOOP;
+  -- Whether the scru128_generate() in place before this run is one that
+  -- used those relations: the upgrade below drops them only once it is
+  -- not (see there).
+  PERFORM pg_catalog.set_config('scru128.install_replaces_old', (EXISTS (
+    SELECT FROM pg_catalog.pg_proc p
+    WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(pg_catalog.quote_ident(schema) OPERATOR(pg_catalog.||) '.scru128_generate()')
+      AND pg_catalog.strpos(p.prosrc, 'scru128_generate_calls') OPERATOR(pg_catalog.>) 0))::pg_catalog.text, true);
 END
 $preflight$;
 
@@ -340,297 +370,193 @@ COMMENT ON FUNCTION scru128_max_at(pg_catalog.timestamptz) IS
 
 
 -- ========================================================================
--- scru128_generate(): IDs minted in the server, which no role can steer.
+-- scru128_generate(): IDs minted in the server, on nothing another role
+-- can read, set, lock or outwait.
 -- ========================================================================
 --
--- The generator runs the specification's algorithm on a state per session:
--- the last ID's timestamp, its counters (counter_hi * 2^24 + counter_lo)
--- and when its counter_hi was drawn. What keeps that state is the design
--- question, because whatever a role can write, it can steer the IDs with:
--- a role that may only INSERT into a table whose id defaults to
--- scru128_generate() could otherwise stamp its rows with a time of its
--- choosing, or mint IDs below the ones it minted before.
+-- The generator keeps one value per session, in the custom setting
+-- scru128.generator: the last ID's first 24 hex digits, its timestamp
+-- and counters (counter_hi * 2^24 + counter_lo). The value is no
+-- secret and is not trusted: any role can read and set its own sessions'
+-- settings, RESET ALL and DISCARD ALL clear them, and a rollback (of a
+-- transaction, to a savepoint, or of an exception block) puts back the
+-- value from before. So the order within a session rests on the server's
+-- clock, and the value serves only where the clock cannot:
 --
--- PL/pgSQL keeps nothing between calls but settings, tables and sequences.
--- A custom setting is what a session can keep cheaply, and what any role
--- can set (set_config, SET, ALTER ROLE ... SET), RESET ALL and DISCARD ALL
--- clear, and a rollback undoes. A temporary table or sequence is undone or
--- dropped the same ways, its name can be taken first by the session's own
--- role, and a transaction that touches one cannot PREPARE TRANSACTION. A
--- sequence is the one thing a rollback leaves alone, but a role either
--- cannot use one or can also read it, and setting one writes WAL and gives
--- the transaction an XID for every call. And the clock alone does not do:
--- after a step back, an ID minted before the session lost its state may lie
--- ahead of the clock, and nothing in the session remembers it.
+--   counter_hi's top 10 bits are the microsecond within the millisecond
+--     (clock_timestamp() reads microseconds; 999 < 2^10), its next bit is
+--     0, and its last 13 bits and counter_lo are random, drawn when the
+--     millisecond changes; within a millisecond the counters count on. A
+--     call moves the microsecond field up to the clock's, keeping the
+--     random bits. So an ID of a later microsecond is above every ID of
+--     the session's earlier microseconds, whatever the value held or was
+--     put back to: counting on from any value of this millisecond can
+--     reach the next microsecond only after 2^37 calls (the 0 bit takes
+--     the carries). And each call ends only once the clock has left the
+--     microsecond it read, so the session's next call reads a later one.
+--   The value lets the session count on where the clock is behind its
+--     last ID: after a step back of the clock by up to the rollback
+--     allowance (10 s, the specification's), and after a counter
+--     overflow, which cannot happen unless the value was set so. A value
+--     more than the allowance ahead of the clock, or one that does not
+--     parse, is taken for none: the call starts at the clock.
 --
--- So the function runs as its owner (SECURITY DEFINER) and keeps, besides
--- the setting, two sequences and a table that no other role may touch (the
--- file revokes every privilege on them):
+-- So a role that sets the value steers only its own session's IDs, and no
+-- further from the clock than a step of the clock within the allowance
+-- would; it cannot put an ID below one its session minted from the clock
+-- before (only below one minted from a value it set). Nothing crosses
+-- sessions, and the function uses no table, sequence or lock: no role can
+-- block a call, and calls scale with the server's cores.
 --
---   scru128_generate_calls numbers the calls, from a secret random start,
---     outside transactions. The setting holds the state together with a
---     tag, the first 128 bits of SHA-256 over the call's number and the
---     state. The next call of the session takes the next number and
---     accepts the state only if the tag matches the number before its own:
---     a role that set the setting, or a rollback, RESET ALL or DISCARD ALL
---     that undid it, or an earlier value put back, leaves a state without
---     a valid tag, and the call starts afresh. A session takes its numbers
---     a million at a time, so the next million looks the same, which costs
---     only a fresh start.
---   scru128_generate_high is the server's high-water mark: at or above the
---     timestamp of every ID any session minted, raised before an ID above
---     it leaves the function. A fresh start begins above it, so above
---     every ID the session minted before it lost its state, whatever the
---     clock did since: after the clock, if the mark is behind the clock;
---     at the next millisecond, waiting for it (2 ms at most), if the mark
---     is this millisecond or the one after, as on a busy server; counting
---     on from the mark, if the clock went back by up to the rollback
---     allowance. A session's state remembers the highest mark it has seen,
---     so the mark is read once a millisecond at most, and raised (below)
---     only when a millisecond passes the highest one minted.
---   scru128_generate_lock serializes the raises of the mark: a raise locks
---     it, reads the mark, sets it if still below, and ends a subtransaction
---     to let go of the lock at once. Only the owner may lock the table, and
---     a statement that locks a table before it checks privileges holds the
---     lock only until it fails.
+-- Weighed and not chosen: a value tagged with a MAC over a secret call
+-- number from a sequence, and a server-wide high-water mark in a sequence
+-- raised under a table lock (the previous design): the planner prints the
+-- tag's inputs to any role that sets debug_print_plan, pg_read_all_data
+-- reads every sequence, any role can lock a table it can name (PREPARE in
+-- an open transaction, or PREPARE TRANSACTION, which outlives the
+-- session), and every caller queued on the lock. PostgreSQL has no place
+-- a PL/pgSQL function can keep a secret that pg_read_all_data cannot read,
+-- nor a per-session value that survives a rollback that no other role can
+-- touch: a sequence (nextval changes the caller's lastval(), DISCARD
+-- SEQUENCES forgets it, pg_write_all_data sets it) or an advisory lock
+-- (one key space, which any role can take or watch in pg_locks). Nor the
+-- specification's counter_hi, random for a second: then a rollback that
+-- put back an earlier value of the same millisecond would mint an ID
+-- below those it undid. After a lost value, the last timestamp plus one
+-- fails for two losses within a millisecond; waiting for the next
+-- millisecond costs a millisecond a fresh session.
 --
--- Weighed and not chosen: the setting alone, checked only against the
--- clock (it bounds the timestamp, but a role can still put the state
--- below an ID it minted); a state in temporary sequences owned by the
--- function's owner (their names can be taken first, DISCARD ALL drops them,
--- and prepared transactions refuse them); a sequence set on every call as
--- the session's state (WAL and an XID per call); a high-water mark written
--- only on the rare path after a rollback or reset (it cannot know the IDs
--- the lost state minted); an advisory lock around the raise (any role can
--- hold the same key, and the raises stop).
---
--- What it promises, within one server:
---   - an ID is never at or below an ID the same session minted before,
---     including IDs of transactions and savepoints rolled back, of
---     exceptions caught, and from before RESET ALL, DISCARD ALL or any
---     setting a role wrote, as long as the clock has not gone back by more
---     than the rollback allowance (10 s) since the ID before;
---   - an ID's timestamp is never more than the allowance from the server's
---     clock at the call (it runs ahead of the clock only after a step back,
---     or by a millisecond when the counters overflow);
---   - nothing another role writes or runs changes either.
--- What it does not promise: order between sessions (uniqueness across
--- sessions rests on the counters and the 32 random bits, as between any two
--- generators); order after the clock went back by more than the allowance
--- (the generator starts over at the clock, as the specification allows);
--- anything against a superuser or the functions' owner, who can set the
--- sequences, read the secret, or replace the function.
+-- What it promises, within one session: an ID is above every ID the
+-- session minted before at the clock's time (rolled back or not; after
+-- RESET ALL or DISCARD ALL too), as long as the clock has not gone back
+-- since; and above every ID the session minted before, if the clock went
+-- back by no more than the allowance and the session kept its value
+-- meanwhile (no rollback undid a call, no RESET ALL or DISCARD ALL) until
+-- the clock caught up. An ID's timestamp is never more than the allowance
+-- ahead of the server's clock. Order between sessions is not promised:
+-- uniqueness across them rests on the random bits, 13 + 24 + 32 among the
+-- IDs of one millisecond and microsecond, as between any two generators.
+-- The microsecond field tells when in its millisecond a session first
+-- minted.
 
-DO $install$
+CREATE OR REPLACE FUNCTION scru128_generate() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+-- Few statements, each evaluated without the executor's per-statement
+-- cost (assignments, not PERFORM or SELECT INTO), and few distinct
+-- functions: a call costs about twice a plain UUIDv7 function's, and a
+-- session's first call, which plans every expression it meets and looks
+-- up what each names, stays under a millisecond.
 DECLARE
-  schema CONSTANT pg_catalog.text := pg_catalog.current_schema();
-  ident CONSTANT pg_catalog.text := pg_catalog.quote_ident(schema);
-  owner pg_catalog.oid;
-  rel pg_catalog.record;
-  grantee pg_catalog.record;
-BEGIN
-  -- The relations, new or from an earlier run.
-  EXECUTE pg_catalog.format('CREATE SEQUENCE IF NOT EXISTS %s.scru128_generate_calls AS bigint CYCLE CACHE 1000000', ident);
-  EXECUTE pg_catalog.format('CREATE %s SEQUENCE IF NOT EXISTS %s.scru128_generate_high AS bigint',
-    -- Unlogged where PostgreSQL has them (15): no WAL and no XID for a
-    -- raise. A crash resets the mark, and ends every session with it.
-    CASE WHEN pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.>=) 150000 THEN 'UNLOGGED' ELSE '' END, ident);
-  EXECUTE pg_catalog.format('CREATE TABLE IF NOT EXISTS %s.scru128_generate_lock ()', ident);
-
-  -- They must be the function's owner's, and no one else may use them.
-  SELECT p.proowner INTO owner FROM pg_catalog.pg_proc p
-    WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(ident OPERATOR(pg_catalog.||) '.scru128_generate()');
-  IF owner IS NULL THEN
-    SELECT r.oid INTO owner FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user;
-  END IF;
-  FOR rel IN
-    SELECT c.oid, c.relname, c.relkind, c.relowner, c.relacl FROM pg_catalog.pg_class c
-    WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(ident)
-      AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], c.relname) IS NOT NULL
-  LOOP
-    IF rel.relowner OPERATOR(pg_catalog.<>) owner THEN
-      RAISE EXCEPTION 'scru128.sql: %.% belongs to role %, not to the owner of scru128_generate(), %',
-        schema, rel.relname, pg_catalog.pg_get_userbyid(rel.relowner), pg_catalog.pg_get_userbyid(owner)
-        USING HINT = 'Another role made it before the file ran: drop it, and run the file again.';
-    END IF;
-    IF rel.relkind OPERATOR(pg_catalog.<>) (CASE WHEN rel.relname OPERATOR(pg_catalog.=) 'scru128_generate_lock' THEN 'r' ELSE 'S' END) THEN
-      RAISE EXCEPTION 'scru128.sql: %.% is not a %', schema, rel.relname,
-        CASE WHEN rel.relname OPERATOR(pg_catalog.=) 'scru128_generate_lock' THEN 'table' ELSE 'sequence' END;
-    END IF;
-    FOR grantee IN SELECT DISTINCT a.grantee FROM pg_catalog.aclexplode(rel.relacl) a WHERE a.grantee OPERATOR(pg_catalog.<>) owner LOOP
-      EXECUTE pg_catalog.format('REVOKE ALL ON %s %s.%I FROM %s',
-        CASE WHEN rel.relkind OPERATOR(pg_catalog.=) 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, ident, rel.relname,
-        CASE WHEN grantee.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC' ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(grantee.grantee)) END);
-    END LOOP;
-  END LOOP;
-  -- An earlier version's sequence counted from 1 and without CYCLE; the
-  -- numbers restart at a secret random point below 2^62 on every run.
-  EXECUTE pg_catalog.format('ALTER SEQUENCE %s.scru128_generate_calls MAXVALUE 9223372036854775807 CYCLE', ident);
-  PERFORM pg_catalog.setval((ident OPERATOR(pg_catalog.||) '.scru128_generate_calls')::pg_catalog.regclass,
-    ((('x' OPERATOR(pg_catalog.||) pg_catalog.left(pg_catalog.encode(pg_catalog.uuid_send(pg_catalog.gen_random_uuid()), 'hex'), 16))::bit(64)::bigint
-      OPERATOR(pg_catalog.&) 4611686018427387903) OPERATOR(pg_catalog.+) 1));
-
-  -- The function, with the schema's name written into it for its objects.
-  EXECUTE pg_catalog.replace(pg_catalog.replace($function$
-CREATE OR REPLACE FUNCTION __scru128_schema__.scru128_generate() RETURNS pg_catalog.uuid
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER
-AS $body$
--- SECURITY DEFINER: it runs as its owner, to use the three objects above,
--- which no caller may. It takes no arguments, builds no SQL, and names
--- every object with its schema, as the rest of the file does; nothing a
--- caller passes or sets reaches anything it runs as the owner.
-DECLARE
-  calls CONSTANT pg_catalog.regclass := '__scru128_schema__.scru128_generate_calls'::pg_catalog.regclass;
-  -- The setting's name ends in the sequence's OID, so that copies of this
-  -- file in two schemas keep two states.
-  setting CONSTANT pg_catalog.text := 'scru128.generator_' OPERATOR(pg_catalog.||) calls::pg_catalog.oid::pg_catalog.text;
-  value pg_catalog.text := pg_catalog.current_setting(setting, true);  -- ts:counters:renewed:high:tag
-  state pg_catalog.text;
-  n bigint := pg_catalog.nextval(calls);  -- this call's number
-  now_ms bigint;
+  -- The last ID's first 24 hex digits: its timestamp and counters.
+  value pg_catalog.text := pg_catalog.current_setting('scru128.generator', true);
+  clock pg_catalog.timestamptz := pg_catalog.clock_timestamp();
+  -- Unix microseconds: timestamptz_send gives them since 2000-01-01.
+  now_us bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(clock), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
+  -- 122 random bits from the operating system's generator; hex digits 1-8
+  -- and 19-30 (bytes 0-3 and 9-14) hold none of the version and variant
+  -- bits.
+  random_hex pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(pg_catalog.gen_random_uuid()), 'hex');
   ts bigint;        -- the timestamp field, Unix milliseconds
   counters bigint;  -- counter_hi * 2^24 + counter_lo
-  renewed bigint;   -- when counter_hi was drawn
-  high bigint;      -- the highest value of the high-water mark this session has seen
-  mark bigint;
-  -- 122 random bits from the operating system's generator; hex digits 1-8,
-  -- 19-24 and 25-30 (bytes 0-3, 9-11 and 12-14) hold none of the version
-  -- and variant bits.
-  random_hex pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(pg_catalog.gen_random_uuid()), 'hex');
 BEGIN
-  now_ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000;
-  IF now_ms OPERATOR(pg_catalog.<) 1 OR now_ms OPERATOR(pg_catalog.>) 281474976710655 THEN
-    RAISE EXCEPTION 'scru128_generate: the server''s clock reads %, outside the SCRU128 timestamp range (1970-01-01 to 10889-08-02 UTC)',
-      pg_catalog.clock_timestamp()
-      USING ERRCODE = 'datetime_field_overflow';
-  END IF;
-
-  -- The state, if the previous call of this session wrote it: its tag is
-  -- over the number before this call's. (A value of another length, or of
-  -- another call, or made up, has no matching tag.)
-  IF pg_catalog.length(value) OPERATOR(pg_catalog.>) 33 THEN
-    state := pg_catalog.left(value, -33);
-    IF pg_catalog.right(value, 32) OPERATOR(pg_catalog.=) pg_catalog.left(pg_catalog.encode(pg_catalog.sha256(
-        pg_catalog.int8send(n OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.||) pg_catalog.convert_to(state, 'SQL_ASCII')), 'hex'), 32) THEN
-      ts := pg_catalog.split_part(state, ':', 1)::bigint;
-      counters := pg_catalog.split_part(state, ':', 2)::bigint;
-      renewed := pg_catalog.split_part(state, ':', 3)::bigint;
-      high := pg_catalog.split_part(state, ':', 4)::bigint;
+  -- The last ID's fields, counted on by one, if the value is this
+  -- function's form (24 hex digits: no cast below can fail) and within
+  -- the allowance of a clock in range. In the clock's millisecond, the
+  -- counters go up to its microsecond (now_us % 1000, in counter_hi's top
+  -- 10 bits) at least; where the clock is behind, counting on alone.
+  IF pg_catalog.octet_length(value) OPERATOR(pg_catalog.=) 24 AND value OPERATOR(pg_catalog.~) '^[0-9a-f]+$' THEN
+    ts := ('x' OPERATOR(pg_catalog.||) pg_catalog.left(value, 12))::bit(48)::bigint;
+    counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.right(value, 12))::bit(48)::bigint OPERATOR(pg_catalog.+) 1;
+    IF ts OPERATOR(pg_catalog.<) (now_us OPERATOR(pg_catalog./) 1000) OR ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000)
+        OR now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
+      ts := NULL;  -- of an earlier millisecond, or too far ahead: start at the clock
+    ELSIF ts OPERATOR(pg_catalog.=) (now_us OPERATOR(pg_catalog./) 1000) THEN
+      counters := pg_catalog.int8larger(counters, ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 274877906943));
     END IF;
   END IF;
 
-  IF ts IS NOT NULL THEN
-    IF now_ms OPERATOR(pg_catalog.>) ts THEN
-      -- A new millisecond: counter_lo starts again at random.
-      ts := now_ms;
-      counters := (counters OPERATOR(pg_catalog.&) 281474959933440) OPERATOR(pg_catalog.|) ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
-    ELSIF (now_ms OPERATOR(pg_catalog.+) 10000) OPERATOR(pg_catalog.>=) ts THEN
-      -- The same millisecond, or the clock is behind the last ID by 10 s
-      -- or less: count on. A carry out of counter_lo increments counter_hi,
-      -- and one out of counter_hi moves to the next millisecond.
-      counters := counters OPERATOR(pg_catalog.+) 1;
-      IF counters OPERATOR(pg_catalog.>) 281474976710655 THEN
-        IF ts OPERATOR(pg_catalog.=) 281474976710655 THEN
-          RAISE EXCEPTION 'scru128_generate: the counters overflowed at the largest timestamp'
-            USING ERRCODE = 'datetime_field_overflow';
-        END IF;
-        ts := ts OPERATOR(pg_catalog.+) 1;
-        counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
-        -- At the edge of the allowance, the next millisecond would pass
-        -- it: wait for the clock to allow it (a millisecond at most).
-        WHILE ts OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 10000) LOOP
-          PERFORM pg_catalog.pg_sleep(0.001);
-          now_ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000;
-        END LOOP;
-      END IF;
-    ELSE
-      -- The clock went back by more than 10 s: start over at the clock, as
-      -- a new generator would.
-      ts := now_ms;
-      counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint;
-      renewed := now_ms;
+  IF ts IS NULL THEN
+    -- This millisecond's first ID: the microsecond, a 0 bit, 37 random
+    -- bits.
+    IF now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
+      RAISE EXCEPTION 'scru128_generate: the server''s clock reads %, outside the SCRU128 timestamp range (1970-01-01 to 10889-08-02 UTC)',
+        clock
+        USING ERRCODE = 'datetime_field_overflow';
     END IF;
-    IF (ts OPERATOR(pg_catalog.-) renewed) OPERATOR(pg_catalog.>=) 1000 THEN
-      -- counter_hi lives a second.
-      counters := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 25, 6))::bit(24)::bigint OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 16777215);
-      renewed := ts;
+    ts := now_us OPERATOR(pg_catalog./) 1000;
+    counters := ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) 137438953471);
+  ELSIF counters OPERATOR(pg_catalog.>) 281474976710655 THEN
+    -- A carry out of counter_hi moves to the next millisecond, as the
+    -- specification says: counter_hi 0, counter_lo random.
+    IF ts OPERATOR(pg_catalog.=) 281474976710655 THEN
+      RAISE EXCEPTION 'scru128_generate: the counters overflowed at the largest timestamp'
+        USING ERRCODE = 'datetime_field_overflow';
     END IF;
-  ELSE
-    -- No state this call can trust: a new session, or one whose state a
-    -- rollback, RESET ALL, DISCARD ALL or another writer undid or replaced,
-    -- or the start of the session's next million numbers. Every ID the
-    -- session minted is at or below the high-water mark: start above it.
-    SELECT s.last_value INTO high FROM __scru128_schema__.scru128_generate_high s;
-    LOOP
-      IF high OPERATOR(pg_catalog.<) now_ms THEN
-        ts := now_ms;
-        EXIT;
-      ELSIF high OPERATOR(pg_catalog.<=) (now_ms OPERATOR(pg_catalog.+) 1) THEN
-        -- This millisecond or the next (a carry): wait for the one after.
-        PERFORM pg_catalog.pg_sleep((high OPERATOR(pg_catalog.+) 1 OPERATOR(pg_catalog.-) now_ms) OPERATOR(pg_catalog./) 1000.0);
-      ELSIF (high OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.<=) (now_ms OPERATOR(pg_catalog.+) 10000) THEN
-        -- The mark is ahead of the clock, which went back: count on from it.
-        ts := high OPERATOR(pg_catalog.+) 1;
-        EXIT;
-      ELSIF (high OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.<=) (now_ms OPERATOR(pg_catalog.+) 10002) THEN
-        -- Fresh starts during a step back passed the allowance by a
-        -- millisecond or two: wait for the clock.
-        PERFORM pg_catalog.pg_sleep(0.001);
-      ELSE
-        -- The clock went back by more than 10 s: start at the clock.
-        ts := now_ms;
-        EXIT;
-      END IF;
-      now_ms := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000;
+    ts := ts OPERATOR(pg_catalog.+) 1;
+    counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
+    -- At the edge of the allowance, wait for the clock to allow it (a
+    -- millisecond at most; only a value a role set gets here).
+    WHILE ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000) LOOP
+      PERFORM pg_catalog.pg_sleep(0.0002);
+      now_us := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
     END LOOP;
-    -- A new generator: both counters at random.
-    counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint;
-    renewed := ts;
   END IF;
 
-  -- The high-water mark must be at or above this ID before it leaves.
-  IF ts OPERATOR(pg_catalog.>) high THEN
-    SELECT s.last_value INTO mark FROM __scru128_schema__.scru128_generate_high s;
-    IF mark OPERATOR(pg_catalog.<) ts THEN
-      BEGIN
-        LOCK TABLE __scru128_schema__.scru128_generate_lock IN EXCLUSIVE MODE;
-        SELECT s.last_value INTO mark FROM __scru128_schema__.scru128_generate_high s;
-        IF mark OPERATOR(pg_catalog.<) ts THEN
-          PERFORM pg_catalog.setval('__scru128_schema__.scru128_generate_high'::pg_catalog.regclass, ts);
-          mark := ts;
-        END IF;
-        -- Leave the subtransaction, which lets go of the lock; the
-        -- sequence keeps its value.
-        RAISE SQLSTATE 'SC128';
-      EXCEPTION WHEN SQLSTATE 'SC128' THEN
-        NULL;
-      END;
-    END IF;
-    high := mark;
-  END IF;
-
-  state := ts::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) counters::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) renewed::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) high::pg_catalog.text;
-  PERFORM pg_catalog.set_config(setting, state OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) pg_catalog.left(pg_catalog.encode(pg_catalog.sha256(
-    pg_catalog.int8send(n) OPERATOR(pg_catalog.||) pg_catalog.convert_to(state, 'SQL_ASCII')), 'hex'), 32), false);
-  RETURN (pg_catalog.lpad(pg_catalog.to_hex(ts), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(counters), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.left(random_hex, 8))::pg_catalog.uuid;
+  -- The new ID's first 24 hex digits, kept (set_config returns them).
+  value := pg_catalog.set_config('scru128.generator',
+    pg_catalog.lpad(pg_catalog.to_hex(ts), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(counters), 12, '0'), false);
+  -- Leave only once the clock has left the microsecond read above, so that
+  -- the session's next call reads a later one. (Rarely a turn: the call
+  -- takes longer. Equality, not order: a clock that steps back ends it.)
+  WHILE pg_catalog.clock_timestamp() OPERATOR(pg_catalog.=) clock LOOP
+  END LOOP;
+  RETURN (value OPERATOR(pg_catalog.||) pg_catalog.left(random_hex, 8))::pg_catalog.uuid;
 END
-$body$
-$function$,
-    -- In string literals the schema's name needs its quotes doubled.
-    '''__scru128_schema__.', '''' OPERATOR(pg_catalog.||) pg_catalog.replace(ident, '''', '''''') OPERATOR(pg_catalog.||) '.'),
-    '__scru128_schema__', ident);
-END
-$install$;
+$$;
 
 COMMENT ON FUNCTION scru128_generate() IS
-  'A new SCRU128 ID at the server''s time: within a session above every one before, rolled-back ones too, whatever a role sets (docs/postgresql-functions.md has the limits); unique across sessions by its random bits.';
-COMMENT ON SEQUENCE scru128_generate_calls IS
-  'Numbers the calls of scru128_generate(), from a secret start, outside transactions: the key to the tag of each session''s state.';
-COMMENT ON SEQUENCE scru128_generate_high IS
-  'At or above the timestamp of every ID scru128_generate() minted on this server: where a session that lost its state starts again.';
-COMMENT ON TABLE scru128_generate_lock IS
-  'Locked by scru128_generate() to raise scru128_generate_high one session at a time.';
+  'A new SCRU128 ID at the server''s time, above every ID the session minted before at the clock''s time; uses no table, sequence or lock (docs/postgresql-functions.md has what it promises).';
 
+-- An upgrade from a version that kept a call counter, a high-water mark and
+-- a lock table drops them, once no session can run the function that used
+-- them: on the run after the one that replaced it. Dropped in the same
+-- transaction as the replacement (a migration tool runs a file in one),
+-- a call of the old function that began before the commit would find them
+-- gone. A session in a transaction that called the old function holds a
+-- lock on them until it ends (a prepared transaction, until it is
+-- committed): the drop waits for it at most lock_timeout, 100 ms, during
+-- which callers queue behind it, and then leaves the object, with a
+-- warning, for the next run of the file.
+DO $upgrade$
+DECLARE
+  schema CONSTANT pg_catalog.text := pg_catalog.current_schema();
+  rel pg_catalog.record;
+  timeout CONSTANT pg_catalog.text := pg_catalog.current_setting('lock_timeout');
+BEGIN
+  IF pg_catalog.current_setting('scru128.install_replaces_old') OPERATOR(pg_catalog.=) 'true' THEN
+    RAISE NOTICE 'scru128.sql: replaced a scru128_generate() that used relations of its own in schema %: run the file again to drop them', schema;
+    RETURN;
+  END IF;
+  FOR rel IN
+    SELECT c.relname, c.relkind FROM pg_catalog.pg_class c
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(pg_catalog.quote_ident(schema))
+      AND pg_catalog.array_position(ARRAY['scru128_generate_calls', 'scru128_generate_high', 'scru128_generate_lock']::pg_catalog.name[], c.relname) IS NOT NULL
+      AND c.relowner OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+      AND c.relkind OPERATOR(pg_catalog.=) (CASE WHEN c.relname OPERATOR(pg_catalog.=) 'scru128_generate_lock' THEN 'r' ELSE 'S' END)::pg_catalog."char"
+  LOOP
+    BEGIN
+      PERFORM pg_catalog.set_config('lock_timeout', '100ms', true);
+      EXECUTE pg_catalog.format('DROP %s %I.%I', CASE WHEN rel.relkind OPERATOR(pg_catalog.=) 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, schema, rel.relname);
+      PERFORM pg_catalog.set_config('lock_timeout', timeout, true);
+    EXCEPTION WHEN lock_not_available THEN
+      PERFORM pg_catalog.set_config('lock_timeout', timeout, true);
+      RAISE WARNING 'scru128.sql: %.% of an earlier version is in use by an open or prepared transaction: left for the next run of the file', schema, rel.relname
+        USING HINT = 'Nothing uses it any more; run the file again later, or drop it when that transaction has ended.';
+    END;
+  END LOOP;
+END
+$upgrade$;
 
 -- ========================================================================
 -- ULID: a uuid column holds the 16 bytes, as for SCRU128.
