@@ -214,7 +214,7 @@ func (p *genPlan) run(e *env) int {
 	var n node
 	if p.format.node {
 		var status int
-		if n, status = openNode(e, p.node, stop); n == nil {
+		if n, status = openNode(e, p.node, stop, p.atMillis != 0); n == nil {
 			return status
 		}
 	} else {

@@ -59,6 +59,7 @@ import (
 	"google.golang.org/grpc/grpclog"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 )
 
@@ -361,6 +362,18 @@ func reason(err error) string {
 			s += ": " + reason(spec.Err)
 		}
 		return s + " (want a node ID and its size, 42/8 or 0xb00/12, or an ID to continue after and the size, 0u375nxqh5cq/8)"
+	}
+	if behind := (*nodelease.RollbackError)(nil); errors.As(err, &behind) {
+		// Its own text counts the wait in a time.Duration, which a record
+		// centuries ahead overflows: count it here in milliseconds.
+		now := behind.Clock.UnixMilli()
+		wait := "minting resumes in " + spanText(clockWaitMillis(behind.Last, now))
+		if clockWaitMillis(behind.Last, now) > maxClockWait.Milliseconds() {
+			wait = "too far to wait"
+		}
+		return fmt.Sprintf("the clock (%s) is %s behind the last ID of node ID %d (%s, %s): %s",
+			behind.Clock.UTC().Format(rfc3339Milli), spanText(max(behind.Last.Time().UnixMilli()-now, 0)),
+			behind.NodeID, behind.Last, behind.Last.Time().Format(rfc3339Milli), wait)
 	}
 	for _, f := range formats {
 		if s, ok := f.errs(err); ok {
