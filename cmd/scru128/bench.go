@@ -55,9 +55,9 @@ type benchCase struct {
 
 // benchResult is one row of the report.
 type benchResult struct {
-	Format      string  `json:"format"`
-	Operation   string  `json:"operation"`
-	Goroutines  int     `json:"goroutines"`
+	Format     string  `json:"format"`
+	Operation  string  `json:"operation"`
+	Goroutines int     `json:"goroutines"`
 	NsPerOp    float64 `json:"nsPerOp"`
 	Iterations int     `json:"iterations"`
 	// Allocs and Bytes are the heap allocations and bytes of the whole
