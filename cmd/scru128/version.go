@@ -14,7 +14,8 @@ const versionUsage = `Usage: scru128 version, or scru128 -V
 Print what go version -m shows of this binary, in short: the tool's module
 version (the tag of go install ...@v1.2.3; for a build from a clone, the
 pseudo-version go stamps, or (devel)), the version control revision of a
-build from a clone, with its time and whether the tree had changes, the
+build from a clone, with its time and whether the tree had changes (go
+stamps it in a clone's go.work only with -buildvcs=true), the
 version of each module of this repository it links (the library, which a
 clone's go.work replaces with its own tree), and the Go version and platform.
 
@@ -80,7 +81,7 @@ func versionText(info *debug.BuildInfo) string {
 	case version == "(devel)" || version == "(unknown)":
 		// A release's version names its source; a build without one
 		// and without a revision names nothing.
-		b.WriteString("revision: unknown (built by go run, with -buildvcs=false, or outside a repository)\n")
+		b.WriteString("revision: unknown (built by go run, in a go.work without -buildvcs=true, with -buildvcs=false, or outside a repository)\n")
 	}
 	for _, d := range deps {
 		fmt.Fprintf(&b, "links:    %s\n", moduleText(d))
