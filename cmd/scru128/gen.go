@@ -98,8 +98,8 @@ ID. With -state the file keeps a spec ahead of every ID printed, written
 before the IDs it covers, so a rerun continues after them even if gen was
 killed; and at the end gen writes there the spec of its last ID. With -etcd
 the record of the last ID is kept in etcd, and none of this is needed. A node
-whose last ID is ahead of the clock waits for it, and says how long; more
-than 24 hours ahead, gen refuses it (status 1).
+whose last ID is ahead of the clock waits for it, and says how long if that
+is a second or more; more than 24 hours ahead, gen refuses it (status 1).
 
 etcd: -etcd-cacert, -etcd-cert, -etcd-key and -etcd-user, when not given, are
 read from etcdctl's variables $ETCDCTL_CACERT, $ETCDCTL_CERT, $ETCDCTL_KEY and

@@ -372,8 +372,9 @@ func (e *clockWaitError) Error() string {
 }
 
 // clockNotice says on stderr how long a run of a node of spec, stamped by
-// the clock, waits for the clock before its first ID, if it does; it
-// returns exitFailure after reporting a wait past maxClockWait.
+// the clock, waits for the clock before its first ID, if that is a second
+// or more; it returns exitFailure after reporting a wait past
+// maxClockWait.
 func clockNotice(e *env, spec scru64.NodeSpec, backfill bool) int {
 	if backfill {
 		return exitOK
@@ -382,7 +383,7 @@ func clockNotice(e *env, spec scru64.NodeSpec, backfill bool) int {
 	switch {
 	case err != nil:
 		return failure(e, err)
-	case wait > 0:
+	case wait >= time.Second.Milliseconds(): // a shorter wait passes unremarked, as a full counter's does
 		last := spec.NodePrev()
 		warn(e, fmt.Sprintf("waiting %s for the clock: node ID %d continues after %s (%s), which was minted ahead of this clock",
 			spanText(wait), spec.NodeID(), last, last.Time().Format(rfc3339Milli)))
