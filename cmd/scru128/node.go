@@ -343,17 +343,17 @@ func clockWaitMillis(last scru64.ID, nowMillis int64) int64 {
 
 // spanText words a span of milliseconds: as a duration, to the
 // millisecond under a minute (1.234s) and to the second above (1h2m3s), or,
-// past what a duration holds, in years.
+// from two years on, in years (a time.Duration holds no more than 292).
 func spanText(ms int64) string {
-	if ms <= maxDurationMillis {
-		d := time.Duration(ms) * time.Millisecond
-		if d >= time.Minute {
-			d = d.Round(time.Second)
-		}
-		return d.String()
-	}
 	const msPerYear = 365.2425 * 24 * 60 * 60 * 1000
-	return fmt.Sprintf("about %.0f years", float64(ms)/msPerYear)
+	if float64(ms) >= 2*msPerYear || ms > maxDurationMillis {
+		return fmt.Sprintf("about %.0f years", float64(ms)/msPerYear)
+	}
+	d := time.Duration(ms) * time.Millisecond
+	if d >= time.Minute {
+		d = d.Round(time.Second)
+	}
+	return d.String()
 }
 
 // clockWaitError is a node whose last ID is more than maxClockWait ahead
