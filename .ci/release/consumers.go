@@ -75,19 +75,16 @@ func checkConsumers(tmp, proxy string, released []treeModule, version string) er
 // module proxy at proxy.
 func consumerEnv(tmp, proxy string) ([]string, error) {
 	settings := map[string]string{}
-	out, err := goCommand("", nil, "env", "-json", "GOPROXY", "GOMODCACHE", "GOFLAGS", "GOROOT")
+	out, err := goCommand("", nil, "env", "-json", "GOPROXY", "GOMODCACHE", "GOFLAGS")
 	if err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(out), &settings); err != nil {
 		return nil, err
 	}
+	// PATH and GOTOOLCHAIN name this version's go already (useThisGo).
 	return append(os.Environ(),
-		// This version's go itself: with an empty module cache and
-		// GOSUMDB=off, a go on PATH of another version could not fetch
-		// and verify the toolchain module.
-		"PATH="+filepath.Join(settings["GOROOT"], "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GOTOOLCHAIN=local", "GOWORK=off", "GOSUMDB=off",
+		"GOWORK=off", "GOSUMDB=off",
 		"GOFLAGS="+strings.TrimSpace(settings["GOFLAGS"]+" -modcacherw -trimpath"),
 		"GOMODCACHE="+filepath.Join(tmp, "modcache"),
 		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(settings["GOMODCACHE"], "cache", "download"))+","+settings["GOPROXY"],

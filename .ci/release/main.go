@@ -55,8 +55,8 @@ func main() {
 	switch {
 	case *check && flag.NArg() == 0:
 	case !*check && flag.NArg() == 1:
-		if semver.Canonical(version) != version || semver.Prerelease(version) != "" {
-			fail(fmt.Errorf("%q is not a release version: want vMAJOR.MINOR.PATCH, such as v0.2.0", version))
+		if err := checkVersion(version); err != nil {
+			fail(err)
 		}
 	default:
 		flag.Usage()
@@ -65,9 +65,41 @@ func main() {
 	// go run of this module needs GOWORK=off (the go.work leaves it out);
 	// the go commands it runs in the tree need the tree's go.work.
 	os.Unsetenv("GOWORK")
+	if err := useThisGo(); err != nil {
+		fail(err)
+	}
 	if err := run(version, *dryRun || *check, *proxyOut); err != nil {
 		fail(err)
 	}
+}
+
+// useThisGo puts first on PATH the go of the toolchain that GOTOOLCHAIN
+// (or the go on PATH) selects, and pins it: the go commands this process
+// runs, the consumer check's included, are then that version's, and with
+// an empty module cache and GOSUMDB=off none has to fetch a toolchain.
+func useThisGo() error {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %w", err)
+	}
+	bin := filepath.Join(strings.TrimSpace(string(out)), "bin")
+	os.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Setenv("GOTOOLCHAIN", "local")
+	return nil
+}
+
+// checkVersion refuses what is not a release version the modules' paths
+// can take: vMAJOR.MINOR.PATCH, no pre-release, and a major version of 0
+// or 1, since from 2 on Go wants each module path to end in /vMAJOR.
+func checkVersion(version string) error {
+	switch {
+	case semver.Canonical(version) != version || semver.Prerelease(version) != "":
+		return fmt.Errorf("%q is not a release version: want vMAJOR.MINOR.PATCH, such as v0.2.0", version)
+	case semver.Major(version) != "v0" && semver.Major(version) != "v1":
+		return fmt.Errorf("%s: a major version of 2 or more needs every module path to end in /%s (Go's semantic import versioning), which this script does not do",
+			version, semver.Major(version))
+	}
+	return nil
 }
 
 func fail(err error) {

@@ -166,3 +166,25 @@ func TestDryRunLeavesTheTreeAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckVersion: only a release version a module path without a /vN
+// suffix can take.
+func TestCheckVersion(t *testing.T) {
+	for _, v := range []string{"v0.2.0", "v1.0.0", "v1.999.0"} {
+		if err := checkVersion(v); err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+	for v, want := range map[string]string{
+		"v0.2":         "not a release version",
+		"0.2.0":        "not a release version",
+		"v0.2.0-rc.1":  "not a release version",
+		"v2.0.0":       "end in /v2",
+		"v99.0.0":      "end in /v99",
+		"v0.2.0+build": "not a release version",
+	} {
+		if err := checkVersion(v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", v, err, want)
+		}
+	}
+}
