@@ -418,7 +418,7 @@ func TestBinaryInterruptEndsOtherCommands(t *testing.T) {
 
 func TestBinaryVersion(t *testing.T) {
 	out, _, status := runBinary(t, "", "version")
-	if status != 0 || !strings.HasPrefix(out, "scru128 ") || !strings.Contains(out, "module:   github.com/fastid/scru128/cmd/scru128\n") {
+	if status != 0 || !strings.HasPrefix(out, "scru128 ") || !strings.Contains(out, "module:   github.com/fastid/scru128/cmd/scru128 ") {
 		t.Errorf("version: status %d, %q", status, out)
 	}
 	// With version control information: the revision go stamped, which

@@ -566,10 +566,13 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 		return nil, setup.leaseFailure(e, err)
 	}
 	n := &leasedNode{node: res.node, client: res.client, setup: setup, stop: stop, e: e, closed: make(chan struct{}), finished: make(chan struct{})}
-	if wait := n.node.ClockWait(); wait > 0 {
-		last := n.node.NodeSpec().NodePrev()
-		warn(e, fmt.Sprintf("waiting %v for the clock: node ID %d continues after %s (%s), which an earlier holder minted ahead of this clock",
-			wait.Round(time.Second), n.node.NodeID(), last, last.Time().UTC().Format(rfc3339Milli)))
+	// The wait is the tool's own count (nodelease's ClockWait overflows
+	// for a record centuries ahead); past maxClockWait, gen gives the node
+	// ID back and fails.
+	if status := clockNotice(e, n.node.NodeSpec(), false); status != exitOK {
+		stop.setAbandon(func() int { return n.abandon(e) })
+		n.finish(e, stop, false)
+		return nil, status
 	}
 	stop.setAbandon(func() int { return n.abandon(e) })
 	go n.watchSignal()

@@ -63,7 +63,7 @@ var formats = []*format{
 				{"counterHi", id.CounterHi()}, {"counterLo", id.CounterLo()}, {"entropy", id.Entropy()},
 			}}
 		}),
-		errs: errorsOf[scru128.InvalidCharacterError](formatSentinels{scru128.ErrOutOfRange, scru128.ErrInvalidTimestamp}),
+		errs: errorsOf[scru128.InvalidCharacterError, scru128.RangeError](formatSentinels{scru128.ErrOutOfRange, scru128.ErrInvalidTimestamp}),
 	},
 	{
 		name: "scru64", title: "SCRU64", textLen: 12, size: 8, node: true,
@@ -88,7 +88,7 @@ var formats = []*format{
 				hex: bigEndian(uint64(id)),
 			}
 		}),
-		errs: errorsOf[scru64.InvalidCharacterError](formatSentinels{scru64.ErrOutOfRange, scru64.ErrInvalidTimestamp}),
+		errs: errorsOf[scru64.InvalidCharacterError, scru64.RangeError](formatSentinels{scru64.ErrOutOfRange, scru64.ErrInvalidTimestamp}),
 	},
 	{
 		name: "ulid", title: "ULID", textLen: 26, size: 16,
@@ -109,7 +109,7 @@ var formats = []*format{
 				{"entropy", hexString(entropy[:])},
 			}}
 		}),
-		errs: errorsOf[ulid.InvalidCharacterError](formatSentinels{ulid.ErrOutOfRange, ulid.ErrInvalidTimestamp}),
+		errs: errorsOf[ulid.InvalidCharacterError, ulid.RangeError](formatSentinels{ulid.ErrOutOfRange, ulid.ErrInvalidTimestamp}),
 	},
 	{
 		name: "ulidflake", title: "Ulid-Flake", textLen: 13, size: 8,
@@ -137,7 +137,7 @@ var formats = []*format{
 				},
 			}
 		}),
-		errs: errorsOf[ulidflake.InvalidCharacterError](formatSentinels{ulidflake.ErrOutOfRange, ulidflake.ErrInvalidTimestamp}),
+		errs: errorsOf[ulidflake.InvalidCharacterError, ulidflake.RangeError](formatSentinels{ulidflake.ErrOutOfRange, ulidflake.ErrInvalidTimestamp}),
 	},
 	{
 		name: "legacy", title: "SCRU128 before version 2", textLen: 26, size: 16,
@@ -154,7 +154,7 @@ var formats = []*format{
 				{"counter", id.Counter()}, {"perSecRandom", id.PerSecRandom()}, {"perGenRandom", id.PerGenRandom()},
 			}}
 		}),
-		errs: errorsOf[legacy.InvalidCharacterError](formatSentinels{legacy.ErrOutOfRange, legacy.ErrInvalidTimestamp}),
+		errs: errorsOf[legacy.InvalidCharacterError, legacy.RangeError](formatSentinels{legacy.ErrOutOfRange, legacy.ErrInvalidTimestamp}),
 	},
 }
 

@@ -17,35 +17,47 @@ var genUsage = `Usage: scru128 gen [flags]
 Print new IDs, one per line, as one increasing stream. scru128 with no
 arguments is scru128 gen: it prints one ID of the default format.
 
+Examples:
+  scru128 gen -n 3 -format ulid        three ULIDs
+  scru128 gen -time 2024-05-01 -uuid   a SCRU128 ID of that midnight, as a UUID
+  scru128 gen -format scru64 -node 42/8 -state node.spec
+                                       a SCRU64 ID of node 42, kept in a file
+
 Flags:
   -n N         print N IDs (default 1; 0 prints none)
   -stream      print IDs until stdout is closed or the process is interrupted
   -format F    the format of the IDs, one of those below, in any case
-  -time T      stamp the IDs with time T instead of now, for backfills: RFC 3339
-               (2024-05-01T12:00:00Z, with an optional fraction, cut to the
-               millisecond) or Unix time as an integer with a unit, s, ms, us
-               or ns (1714564800s, 1714564800123ms). An integer without a unit
-               is Unix milliseconds, unless it reads as Unix seconds (100000000
-               to 99999999999), which is refused. The IDs are one increasing
-               run that moves on to the next millisecond when one is full
+  -time T      stamp the IDs with time T instead of now, for backfills: a date
+               (2024-05-01, midnight), RFC 3339 (2024-05-01T12:00:00Z, with an
+               optional fraction, cut to the millisecond), a duration from now
+               (-1h, +30m, -90s), or Unix time as an integer with a unit, s,
+               ms, us or ns (1714564800s). An integer without a unit is Unix
+               milliseconds, unless it reads as Unix seconds (100000000 to
+               99999999999), which is refused. The IDs are one increasing run
+               that moves on to the next millisecond when one is full
+  -local       read a -time date in the local time zone instead of UTC
   -upper       print letters in upper case
   -uuid        print each ID's 16 bytes as a UUID, 8-4-4-4-12 (128-bit formats)
   -hex         print each ID's bytes as hexadecimal digits: 32 for a 128-bit
                format, 0x and 16 for a 64-bit one (its integer in hex)
-  -node SPEC   the node spec of a format minted under a node ID: 42/8 (node
-               ID 42, 8 bits), 0xb00/12, or the last ID and size to continue
-               after, 0u375nxqh5cq/8 (default: $SCRU64_NODE_SPEC)
+
+Node flags (formats minted under a node ID: scru64):
+  -node SPEC   the node spec: 42/8 (node ID 42, 8 bits), 0xb00/12, or the last
+               ID and size to continue after, 0u375nxqh5cq/8 (default:
+               $SCRU64_NODE_SPEC)
   -state FILE  take the node spec from FILE if it exists, keep there a spec
                that continues after every ID printed, and write there the
                spec that continues after the last ID when done. FILE is
                locked for the run (another run on it fails at once); a
                symbolic link is followed; an empty or cut-short FILE is an
                error
+
+Fleet flags (a node ID leased from etcd, instead of -node):
   -etcd URLS   lease a free node ID from the etcd cluster at URLS
                (comma-separated client URLs, http://127.0.0.1:2379 or
-               127.0.0.1:2379) instead of -node; the run continues after the
-               node ID's last ID, stops minting if the lease is lost, and
-               gives the node ID back when done
+               127.0.0.1:2379); the run continues after the node ID's last
+               ID, stops minting if the lease is lost, and gives the node ID
+               back when done
   -etcd-prefix P
                the etcd key prefix of the node IDs, at most 1,024 bytes
                (default /scru64/)
@@ -72,13 +84,10 @@ Flags:
 
 ` + formatTable() + `
 Output is flushed at least every 100 ms while IDs are made, and before gen
-waits for the clock or for etcd. (With -etcd, minting that outruns the mark
-etcd keeps of it waits inside the node for etcd to raise it, holding back the
-lines of the last 100 ms for as long: at most 3.75 s with the default TTL,
-6 s with any.) A closed stdout ends gen quietly. SIGINT, SIGTERM, SIGHUP (a
-closed terminal) or another signal that ends a program ends gen after the
-last whole line, within a second, with exit status 128 plus its number (130,
-143, 129); under nohup, SIGHUP stays ignored.
+waits for the clock or for etcd. A closed stdout ends gen quietly. SIGINT,
+SIGTERM, SIGHUP (a closed terminal) or another signal that ends a program
+ends gen after the last whole line, within a second, with exit status 128
+plus its number (130, 143, 129); under nohup, SIGHUP stays ignored.
 
 Node IDs: a node ID may be used again only after the 256-ms tick of its last
 ID, or by continuing after that ID. So gen under a node from -node ends by
@@ -88,7 +97,9 @@ it then reports), so that a plain rerun with the same -node cannot repeat an
 ID. With -state the file keeps a spec ahead of every ID printed, written
 before the IDs it covers, so a rerun continues after them even if gen was
 killed; and at the end gen writes there the spec of its last ID. With -etcd
-the record of the last ID is kept in etcd, and none of this is needed.
+the record of the last ID is kept in etcd, and none of this is needed. A node
+whose last ID is ahead of the clock waits for it, and says how long if that
+is a second or more; more than 24 hours ahead, gen refuses it (status 1).
 
 etcd: -etcd-cacert, -etcd-cert, -etcd-key and -etcd-user, when not given, are
 read from etcdctl's variables $ETCDCTL_CACERT, $ETCDCTL_CERT, $ETCDCTL_KEY and
@@ -99,11 +110,14 @@ name or password inside an -etcd URL; what etcd refuses (the TLS handshake,
 the user, the keys) is a failure (status 1), reported at the first request,
 and so is data under the prefix that no scru128 or etcdnode wrote, and an
 answer no etcd gives (a lease TTL below 1 s or past etcd's largest, say).
-When etcd refuses the node's writes while its lease holds (its NOSPACE alarm,
-say), gen mints up to the mark it last wrote, flushes, says on stderr why and
-what to do, and waits up to 30 s for etcd to take a write: it says so when
-minting resumes, and fails (status 1) when the wait runs out or the lease is
-lost, giving the node ID back if etcd lets it.
+Minting that outruns the mark etcd keeps of it waits inside the node for etcd
+to raise it, holding back the lines of the last 100 ms for as long: at most
+3.75 s with the default TTL, 6 s with any. When etcd refuses the node's
+writes while its lease holds (its NOSPACE alarm, say), gen mints up to the
+mark it last wrote, flushes, says on stderr why and what to do, and waits up
+to 30 s for etcd to take a write: it says so when minting resumes, and fails
+(status 1) when the wait runs out or the lease is lost, giving the node ID
+back if etcd lets it.
 `
 
 // genFlags are gen's flags.
@@ -111,6 +125,7 @@ type genFlags struct {
 	n                *int64
 	stream           *bool
 	format, at       *string
+	local            *bool
 	upper, uuid, hex *bool
 	node             nodeFlags
 }
@@ -122,6 +137,7 @@ func newGenFlags() (*flag.FlagSet, *genFlags) {
 		stream: fs.Bool("stream", false, ""),
 		format: fs.String("format", formats[0].name, ""),
 		at:     fs.String("time", "", ""),
+		local:  fs.Bool("local", false, ""),
 		upper:  fs.Bool("upper", false, ""),
 		uuid:   fs.Bool("uuid", false, ""),
 		hex:    fs.Bool("hex", false, ""),
@@ -161,7 +177,7 @@ func (g *genFlags) plan(fs *flag.FlagSet, rest []string) (*genPlan, error) {
 	f, known := formatByName(*g.format)
 	switch {
 	case len(rest) > 0:
-		return nil, fmt.Errorf("unexpected argument %q: gen takes only flags", rest[0])
+		return nil, errors.New(strayArgument("gen", rest[0]))
 	case !known:
 		return nil, errors.New(unknownFormat(*g.format))
 	}
@@ -188,8 +204,15 @@ func (g *genFlags) plan(fs *flag.FlagSet, rest []string) (*genPlan, error) {
 		p.out.kind = asHex
 	}
 
+	if *g.local && !isDate(*g.at) {
+		return nil, errors.New("-local reads a -time date (2024-05-01) in the local time zone: give one, or leave -local out")
+	}
 	if *g.at != "" {
-		ms, err := parseTime(*g.at)
+		loc := time.UTC
+		if *g.local {
+			loc = time.Local
+		}
+		ms, err := parseTime(*g.at, time.Now(), loc)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +237,7 @@ func (p *genPlan) run(e *env) int {
 	var n node
 	if p.format.node {
 		var status int
-		if n, status = openNode(e, p.node, stop); n == nil {
+		if n, status = openNode(e, p.node, stop, p.atMillis != 0); n == nil {
 			return status
 		}
 	} else {

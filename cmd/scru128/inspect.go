@@ -23,6 +23,12 @@ them from stdin, one per line; lines may be of any length, spaces, tabs and
 carriage returns around an ID are ignored, and empty lines are skipped. Given
 IDs in place of a command, scru128 inspects them as this command does.
 
+Examples:
+  scru128 0372hg16csmsm50l8dikcvukc     the fields of a SCRU128 ID
+  scru128 inspect -local < ids.txt      one ID per line, times in local time
+  scru128 inspect -format ulid 01ARZ3NDEKTSV4RRFFQ69G5FAV
+                                        a 26-character ID read as a ULID
+
 The format is chosen by each ID's length (see the formats below), or by
 -format. An ID valid in two formats of its length is printed as neither: it
 is reported on stderr with each reading, and -format chooses. A UUID

@@ -59,6 +59,7 @@ import (
 	"google.golang.org/grpc/grpclog"
 
 	"github.com/fastid/scru128/internal/interop"
+	"github.com/fastid/scru128/internal/nodelease"
 	"github.com/fastid/scru128/scru64"
 )
 
@@ -69,10 +70,11 @@ Usage:
       print one new ID of the default format (as scru128 gen does)
   scru128 ID ...
       print the fields of each ID as JSON (as scru128 inspect ID ... does)
-  scru128 gen [-n N | -stream] [-format F] [-time T] [-upper] [-uuid | -hex]
-              [-node SPEC] [-state FILE] [-etcd URLS [-etcd-prefix P]
-              [-etcd-size N] [-etcd-ttl D] [-etcd-cacert FILE] [-etcd-cert
-              FILE -etcd-key FILE] [-etcd-user USER[:PASSWORD]]]
+  scru128 gen [-n N | -stream] [-format F] [-time T [-local]] [-upper]
+              [-uuid | -hex] [-node SPEC] [-state FILE] [-etcd URLS
+              [-etcd-prefix P] [-etcd-size N] [-etcd-ttl D] [-etcd-cacert
+              FILE] [-etcd-cert FILE -etcd-key FILE] [-etcd-user
+              USER[:PASSWORD]]]
       print new IDs, one per line
   scru128 inspect [-format F] [-local] [ID ...]
       print the fields of each ID (or of each line of stdin) as JSON
@@ -80,8 +82,8 @@ Usage:
       measure minting, encoding and parsing on this machine
   scru128 version, or scru128 -V
       print the version and how this binary was built
-  scru128 help [command]
-      print this text, or a command's flags
+  scru128 help [command], or scru128 -h [command]
+      print this text, or a command's examples and flags
 
 ` + formatTable() + `
 Flags may come before or after other arguments; "--" ends the flags.
@@ -198,7 +200,7 @@ func init() {
 			topics = append(topics, c.name)
 		}
 	}
-	helpUsage = "Usage: scru128 help [command]\n\nPrint the usage of scru128, or of one command: " + joinList(topics, "or") + ".\n"
+	helpUsage = "Usage: scru128 help [command], or scru128 -h [command]\n\nPrint the usage of scru128, or of one command: " + joinList(topics, "or") + ".\n"
 	commands[len(commands)-1].usage = helpUsage
 }
 
@@ -228,7 +230,8 @@ func run(args []string, e *env) int {
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
-		return printUsage(e, topUsage)
+		// scru128 -h gen is scru128 help gen.
+		return runHelp(args[1:], e)
 	case "-V", "-version", "--version":
 		return runVersion(args[1:], e)
 	}
@@ -242,8 +245,11 @@ func run(args []string, e *env) int {
 		return usageFailure(e, "", fmt.Sprintf("unknown flag %q: flags follow a command or the IDs to inspect, "+
 			"as in scru128 gen -n 5 or scru128 ID -format ulid", args[0]))
 	}
-	return usageFailure(e, "", fmt.Sprintf("unknown command %q (want %s, or IDs to inspect: %s)",
-		args[0], commandNames(), idLengths()))
+	msg := fmt.Sprintf("unknown command %q (want %s, or IDs to inspect: %s)", args[0], commandNames(), idLengths())
+	if hint := strayHint("", args[0]); hint != "" {
+		msg += "; " + hint
+	}
+	return usageFailure(e, "", msg)
 }
 
 // helpUsage is filled in init, from the commands.
@@ -362,6 +368,18 @@ func reason(err error) string {
 		}
 		return s + " (want a node ID and its size, 42/8 or 0xb00/12, or an ID to continue after and the size, 0u375nxqh5cq/8)"
 	}
+	if behind := (*nodelease.RollbackError)(nil); errors.As(err, &behind) {
+		// Its own text counts the wait in a time.Duration, which a record
+		// centuries ahead overflows: count it here in milliseconds.
+		now := behind.Clock.UnixMilli()
+		wait := "minting resumes in " + spanText(clockWaitMillis(behind.Last, now))
+		if clockWaitMillis(behind.Last, now) > maxClockWait.Milliseconds() {
+			wait = "too far to wait"
+		}
+		return fmt.Sprintf("the clock (%s) is %s behind the last ID of node ID %d (%s, %s): %s",
+			behind.Clock.UTC().Format(rfc3339Milli), spanText(max(behind.Last.Time().UnixMilli()-now, 0)),
+			behind.NodeID, behind.Last, behind.Last.Time().Format(rfc3339Milli), wait)
+	}
 	for _, f := range formats {
 		if s, ok := f.errs(err); ok {
 			return s
@@ -387,19 +405,30 @@ type formatSentinels struct {
 	invalidTimestamp error // a time, or a run of IDs, past what the format holds
 }
 
+// rangeFields are the fields of every format package's RangeError.
+type rangeFields = struct{ Max string }
+
 // errorsOf returns how the tool words the errors of a format's package
-// whose InvalidCharacterError is C (P is *C, which Go infers) and whose
-// sentinels are sentinels: the format's errs.
-func errorsOf[C ~charFields, P interface {
+// whose InvalidCharacterError is C and whose RangeError is R (PC and PR
+// are *C and *R, which Go infers), and whose sentinels are sentinels: the
+// format's errs.
+func errorsOf[C ~charFields, R ~rangeFields, PC interface {
 	*C
+	error
+}, PR interface {
+	*R
 	error
 }](sentinels formatSentinels) func(error) (string, bool) {
 	return func(err error) (string, bool) {
-		var char P
+		var char PC
+		var bound PR
 		switch {
 		case errors.As(err, &char):
 			c := charFields(*char)
 			return interop.CharText(c.Offset, c.Char, c.Rune, c.Size), true
+		case errors.As(err, &bound):
+			// The library's bound, without its package prefix.
+			return "value out of range (max " + rangeFields(*bound).Max + ")", true
 		case errors.Is(err, sentinels.outOfRange):
 			return "value out of range", true
 		case errors.Is(err, sentinels.invalidTimestamp):

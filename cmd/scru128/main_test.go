@@ -107,8 +107,9 @@ func TestUsageErrorsGiveTheReasonOnStderr(t *testing.T) {
 		{[]string{"gen", "-format", "ulidflake", "-uuid"}, "-uuid needs a 128-bit format"},
 		{[]string{"gen", "-node", "42/8"}, "-node applies to -format scru64 only"},
 		{[]string{"gen", "-state", "f"}, "-state applies to -format scru64 only"},
-		{[]string{"gen", "-time", "yesterday"}, `-time "yesterday": want RFC 3339`},
-		{[]string{"gen", "-time", "2024-05-01"}, "Unix milliseconds, such as 1714564800000"},
+		{[]string{"gen", "-time", "yesterday"}, `-time "yesterday": want a date, such as 2024-05-01`},
+		{[]string{"gen", "-time", "2024-5-1"}, "a duration from now, such as -1h or +30m"},
+		{[]string{"gen", "-time", "-2"}, "a duration from now wants a unit"},
 		{[]string{"gen", "-time", "0"}, "-time 0 is outside the times a scru128 ID can hold (1970-01-01T00:00:00.001Z to 10889-08-02T05:31:50.655Z)"},
 		{[]string{"gen", "-format", "legacy", "-time", "2019-12-31T23:59:59Z"}, "outside the times a legacy ID can hold (2020-01-01T00:00:00.000Z"},
 		{[]string{"gen", "-format", "scru64", "-node", "1024/8"}, `-node: invalid node spec "1024/8": node ID 1024 does not fit in 8 bits`},
@@ -514,7 +515,7 @@ func TestInspectLocalTime(t *testing.T) {
 
 func TestInspectErrorsCarryOnePrefixAndTheInput(t *testing.T) {
 	for _, tc := range []struct{ input, want string }{
-		{"zzzzzzzzzzzzzzzzzzzzzzzzz", `scru128: "zzzzzzzzzzzzzzzzzzzzzzzzz": not a valid scru128 ID: value out of range` + "\n"},
+		{"zzzzzzzzzzzzzzzzzzzzzzzzz", `scru128: "zzzzzzzzzzzzzzzzzzzzzzzzz": not a valid scru128 ID: value out of range (max f5lxx1zz5pnorynqglhzmsp33)` + "\n"},
 		{"0372hg16cs_sm50l8dikcvukc", `scru128: "0372hg16cs_sm50l8dikcvukc": not a valid scru128 ID: invalid character '_' (0x5f) at offset 10` + "\n"},
 		{"8ZZZZZZZZZZZZZZZZZZZZZZZZZ", `scru128: "8ZZZZZZZZZZZZZZZZZZZZZZZZZ": not a valid ulid ID: `},
 		{"not-an-id", `scru128: "not-an-id": no ID format has this length (9 bytes; `},
@@ -1088,17 +1089,62 @@ func TestParseTime(t *testing.T) {
 		"99999999":                      99999999,     // 1970-01-02 in milliseconds, 1973 in seconds
 		"100000000000":                  100000000000, // 1973-03-03 in milliseconds, 5138 in seconds
 	} {
-		if got, err := parseTime(in); err != nil || got != want {
+		if got, err := parseTime(in, time.Now(), time.UTC); err != nil || got != want {
 			t.Errorf("parseTime(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{
-		"", "-1", "1e3", "99999999999999999999", "2024-05-01", "2024-05-01 12:00:00Z", "now",
-		"s", "ms", "-5s", "1.5s", "5 s", "5S", "5sec", "9223372036854775807s", "1714564800", "99999999999",
+		"", "-1", "+1", "1e3", "99999999999999999999", "2024-5-1", "2024-05-01 12:00:00Z", "now",
+		"s", "ms", "- 5s", "-5 s", "1.5s", "5 s", "5S", "5sec", "9223372036854775807s", "1714564800", "99999999999",
 	} {
-		if _, err := parseTime(in); err == nil {
+		if _, err := parseTime(in, time.Now(), time.UTC); err == nil {
 			t.Errorf("parseTime(%q) succeeded", in)
 		}
+	}
+}
+
+// TestParseTimeDatesAndDurationsFromNow: -time takes a date, at midnight
+// UTC or in the zone given, and a signed duration from now (before issue
+// 33 both were refused).
+func TestParseTimeDatesAndDurationsFromNow(t *testing.T) {
+	now := time.Date(2026, 11, 29, 10, 30, 0, 500_000_000, time.UTC)
+	plus2 := time.FixedZone("UTC+2", 2*60*60)
+	for _, tc := range []struct {
+		in   string
+		loc  *time.Location
+		want time.Time
+	}{
+		{"2024-05-01", time.UTC, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{"2024-05-01", plus2, time.Date(2024, 4, 30, 22, 0, 0, 0, time.UTC)},
+		{"2024-05-01T12:00:00Z", plus2, time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)}, // its own offset wins
+		{"-1h", time.UTC, now.Add(-time.Hour)},
+		{"+30m", time.UTC, now.Add(30 * time.Minute)},
+		{"-1h30m15.25s", time.UTC, now.Add(-(time.Hour + 30*time.Minute + 15250*time.Millisecond))},
+		{"-5s", time.UTC, now.Add(-5 * time.Second)},
+	} {
+		got, err := parseTime(tc.in, now, tc.loc)
+		if err != nil || got != tc.want.UnixMilli() {
+			t.Errorf("parseTime(%q, %v) = %d, %v; want %d (%s)", tc.in, tc.loc, got, err, tc.want.UnixMilli(), tc.want)
+		}
+	}
+	// Through gen, with -local: midnight in the process's zone.
+	out, errOut, status := runCLI(t, "", "gen", "-time", "2024-05-01", "-format", "ulid")
+	if status != 0 || errOut != "" || ulid.MustParse(strings.TrimSpace(out)).Timestamp() != 1714521600000 {
+		t.Errorf("-time 2024-05-01: status %d, %q %q", status, out, errOut)
+	}
+	out, errOut, status = runCLI(t, "", "gen", "-time", "2024-05-01", "-local", "-format", "ulid")
+	want := time.Date(2024, 5, 1, 0, 0, 0, 0, time.Local).UnixMilli()
+	if status != 0 || errOut != "" || int64(ulid.MustParse(strings.TrimSpace(out)).Timestamp()) != want {
+		t.Errorf("-time 2024-05-01 -local: status %d, %q %q", status, out, errOut)
+	}
+	before := time.Now().Add(-time.Hour).UnixMilli()
+	out, errOut, status = runCLI(t, "", "gen", "-time", "-1h", "-format", "ulid")
+	after := time.Now().Add(-time.Hour).UnixMilli()
+	if ms := int64(ulid.MustParse(strings.TrimSpace(out)).Timestamp()); status != 0 || errOut != "" || ms < before || ms > after {
+		t.Errorf("-time -1h: status %d, %q %q", status, out, errOut)
+	}
+	if _, errOut, status := runCLI(t, "", "gen", "-local"); status != 2 || !strings.Contains(errOut, "-local reads a -time date") {
+		t.Errorf("-local without a date: status %d, %q", status, errOut)
 	}
 }
 
@@ -1129,7 +1175,7 @@ func TestVersion(t *testing.T) {
 	if out2, _, _ := runCLI(t, "", "--version"); out2 != out {
 		t.Errorf("--version printed %q", out2)
 	}
-	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128/cmd/scru128\nrevision: unknown") {
+	if got := versionText(nil); !strings.HasPrefix(got, "scru128 (unknown)\nmodule:   github.com/fastid/scru128/cmd/scru128 (unknown)\nrevision: unknown") {
 		t.Errorf("without build information: %q", got)
 	}
 }

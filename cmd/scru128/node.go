@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -68,11 +69,15 @@ type node interface {
 
 // openNode returns the node of the flags, or nil and an exit status after
 // reporting why there is none.
-func openNode(e *env, flags nodeFlags, stop *stopper) (node, int) {
+//
+// A node whose last ID is ahead of the clock makes a run stamped by the
+// clock wait; gen says so, and refuses a wait past maxClockWait (see
+// checkClockWait). A backfill run (-time) does not wait for the clock.
+func openNode(e *env, flags nodeFlags, stop *stopper, backfill bool) (node, int) {
 	if *flags.etcd.endpoints != "" {
 		return acquireNode(e, flags.etcd, stop)
 	}
-	return openLocalNode(e, *flags.spec, *flags.statePath)
+	return openLocalNode(e, *flags.spec, *flags.statePath, backfill)
 }
 
 // mintSCRU64 is the SCRU64 format's minting, under the run's node.
@@ -140,7 +145,7 @@ const allowanceTicks = scru64.DefaultRollbackAllowance >> 8
 // openLocalNode makes the node from -node (or the environment) and the
 // -state file, which it locks for the run. It returns nil and an exit
 // status after reporting an error.
-func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
+func openLocalNode(e *env, flagSpec, statePath string, backfill bool) (node, int) {
 	source := "-node"
 	if flagSpec == "" {
 		flagSpec, source = e.getenv(scru64.NodeSpecEnv), scru64.NodeSpecEnv
@@ -159,6 +164,9 @@ func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
 	if statePath == "" {
 		if spec.IsZero() {
 			return nil, noSpec()
+		}
+		if status := clockNotice(e, spec, backfill); status != exitOK {
+			return nil, status
 		}
 		return &localNode{gen: scru64.NewGenerator(spec), start: spec, raiseAt: scru64.MaxTimestamp}, exitOK
 	}
@@ -184,6 +192,10 @@ func openLocalNode(e *env, flagSpec, statePath string) (node, int) {
 			state.name(), stateSpec.NodeID(), stateSpec.NodeIDSize(), source, spec.NodeID(), spec.NodeIDSize()))
 	case found:
 		spec = stateSpec
+	}
+	if status := clockNotice(e, spec, backfill); status != exitOK {
+		state.close()
+		return nil, status
 	}
 	return &localNode{gen: scru64.NewGenerator(spec), start: spec, state: state}, exitOK
 }
@@ -303,4 +315,91 @@ func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
 		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
 		return exitFailure
 	}
+}
+
+// maxClockWait is the longest gen waits, at the start, for the clock to
+// reach a node's last ID. A last ID further ahead was left by a clock that
+// ran fast, or typed wrong, and waiting would not mend it in any useful
+// time: gen refuses it at once and says how far ahead it is.
+const maxClockWait = 24 * time.Hour
+
+// maxDurationMillis is the longest span, in milliseconds, a time.Duration
+// holds (about 292 years); SCRU64 timestamps reach the year 10889.
+const maxDurationMillis = math.MaxInt64 / int64(time.Millisecond)
+
+// clockWaitMillis returns how long a node that continues after last must
+// wait, with the clock at nowMillis, before it may mint: until the clock is
+// within the rollback allowance from the first millisecond of the tick
+// allowanceTicks before last's, as scru64's generator and nodelease decide
+// it. It counts in milliseconds, in int64, so that a last ID centuries
+// ahead gives its true wait rather than an overflowed time.Duration.
+func clockWaitMillis(last scru64.ID, nowMillis int64) int64 {
+	tick := last.Timestamp()
+	if tick <= allowanceTicks {
+		return 0
+	}
+	return max(int64((tick-allowanceTicks)<<8)-nowMillis, 0)
+}
+
+// spanText words a span of milliseconds: as a duration, to the
+// millisecond under a minute (1.234s) and to the second above (1h2m3s), or,
+// from two years on, in years (a time.Duration holds no more than 292).
+func spanText(ms int64) string {
+	const msPerYear = 365.2425 * 24 * 60 * 60 * 1000
+	if float64(ms) >= 2*msPerYear || ms > maxDurationMillis {
+		return fmt.Sprintf("about %.0f years", float64(ms)/msPerYear)
+	}
+	d := time.Duration(ms) * time.Millisecond
+	if d >= time.Minute {
+		d = d.Round(time.Second)
+	}
+	return d.String()
+}
+
+// clockWaitError is a node whose last ID is more than maxClockWait ahead
+// of the clock: gen refuses to wait for it.
+type clockWaitError struct {
+	spec      scru64.NodeSpec // the node, and the ID it continues after
+	nowMillis int64
+}
+
+func (e *clockWaitError) Error() string {
+	last := e.spec.NodePrev()
+	return fmt.Sprintf("node ID %d continues after %s (%s), %s ahead of the clock (%s): too far to wait "+
+		"(gen waits at most %v); a clock that ran fast left it there, or the ID is wrong",
+		e.spec.NodeID(), last, last.Time().Format(rfc3339Milli),
+		spanText(clockWaitMillis(last, e.nowMillis)), time.UnixMilli(e.nowMillis).UTC().Format(rfc3339Milli), maxClockWait)
+}
+
+// clockNotice says on stderr how long a run of a node of spec, stamped by
+// the clock, waits for the clock before its first ID, if that is a second
+// or more; it returns exitFailure after reporting a wait past
+// maxClockWait.
+func clockNotice(e *env, spec scru64.NodeSpec, backfill bool) int {
+	if backfill {
+		return exitOK
+	}
+	wait, err := checkClockWait(spec, time.Now().UnixMilli())
+	switch {
+	case err != nil:
+		return failure(e, err)
+	case wait >= time.Second.Milliseconds(): // a shorter wait passes unremarked, as a full counter's does
+		last := spec.NodePrev()
+		warn(e, fmt.Sprintf("waiting %s for the clock: node ID %d continues after %s (%s), which was minted ahead of this clock",
+			spanText(wait), spec.NodeID(), last, last.Time().Format(rfc3339Milli)))
+	}
+	return exitOK
+}
+
+// checkClockWait returns a *clockWaitError if a node of spec would wait
+// more than maxClockWait for a clock at nowMillis, and how long it waits.
+func checkClockWait(spec scru64.NodeSpec, nowMillis int64) (waitMillis int64, err error) {
+	if spec.IsZero() {
+		return 0, nil
+	}
+	waitMillis = clockWaitMillis(spec.NodePrev(), nowMillis)
+	if waitMillis > maxClockWait.Milliseconds() {
+		return waitMillis, &clockWaitError{spec: spec, nowMillis: nowMillis}
+	}
+	return waitMillis, nil
 }

@@ -39,12 +39,16 @@ type timeError struct {
 
 func (e *timeError) Error() string { return fmt.Sprintf("-time %q: %s", e.input, e.reason) }
 
-// parseTime reads gen -time: RFC 3339 with an optional fraction; an
-// integer of Unix time followed by its unit, s, ms, us or ns; or a bare
-// integer of Unix milliseconds, unless it looks like Unix seconds (see
-// secondsLookingMin). It returns Unix milliseconds, rounded down, or a
-// *timeError.
-func parseTime(s string) (int64, error) {
+// dateLayout is the form of a -time date: a day, read as its midnight.
+const dateLayout = "2006-01-02"
+
+// parseTime reads gen -time: a date (2024-05-01), its midnight in loc; RFC
+// 3339 with an optional fraction; a duration from now, signed (-1h, +30m:
+// time.ParseDuration's units); an integer of Unix time followed by its
+// unit, s, ms, us or ns; or a bare integer of Unix milliseconds, unless it
+// looks like Unix seconds (see secondsLookingMin). It returns Unix
+// milliseconds, rounded down, or a *timeError.
+func parseTime(s string, now time.Time, loc *time.Location) (int64, error) {
 	digits, mul, div := s, int64(1), int64(1)
 	for _, u := range timeUnits {
 		if d, ok := strings.CutSuffix(s, u.suffix); ok {
@@ -64,9 +68,27 @@ func parseTime(s string) (int64, error) {
 		}
 		return n * mul / div, nil
 	}
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, &timeError{s, "a duration from now wants a unit, as in -1h, +30m, -90s or -1h30m"}
+		}
+		return now.Add(d).UnixMilli(), nil
+	}
+	if t, err := time.ParseInLocation(dateLayout, s, loc); err == nil {
+		return t.UnixMilli(), nil
+	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t.UnixMilli(), nil
 	}
-	return 0, &timeError{s, "want RFC 3339, such as 2024-05-01T12:00:00Z or 2024-05-01T14:00:00.123+02:00, " +
+	return 0, &timeError{s, "want a date, such as 2024-05-01 (midnight UTC, or local with -local), " +
+		"RFC 3339, such as 2024-05-01T12:00:00Z or 2024-05-01T14:00:00.123+02:00, " +
+		"a duration from now, such as -1h or +30m, " +
 		"Unix time with a unit, such as 1714564800s or 1714564800123ms, or Unix milliseconds, such as 1714564800000"}
+}
+
+// isDate reports whether a -time value is a date, which -local applies to.
+func isDate(s string) bool {
+	_, err := time.Parse(dateLayout, s)
+	return err == nil
 }

@@ -1,30 +1,16 @@
-// Command modproxy writes a file-based Go module proxy holding the modules
-// of a working tree at their release version, so that CI can build, as a
-// user of a release would, against modules no proxy has published yet:
-//
-//	modproxy -out DIR MODULE_DIR...
-//
-// The modules are released together: each requires the others it imports
-// at the version they are released at, which modproxy takes from those
-// requirements (all must name the same one) and prints. It refuses a
-// go.mod with a replace directive (a user's build ignores it, and go
-// install refuses the module) and a requirement of a sibling at v0.0.0
-// (no release has that version: only a replace directive could meet it).
-//
-// For each module directory it writes, under DIR, the files the GOPROXY
-// protocol serves for the module at that version (@v/list, .info, .mod and
-// .zip), the zip made by golang.org/x/mod/zip from the directory as it
-// stands, without its nested modules, as the go command makes one from a
-// tag. A go command given GOPROXY=file://DIR (and GOSUMDB=off, since no
-// checksum database knows these versions) then resolves the modules from
-// there.
 package main
+
+// The module proxy of the tree: each released module's files as the GOPROXY
+// protocol serves them (@v/list, .info, .mod and .zip), the zip made by
+// golang.org/x/mod/zip from the directory as it stands, without its nested
+// modules, as the go command makes one from a tag. A go command given
+// GOPROXY=file://DIR (and GOSUMDB=off, since no checksum database knows
+// these versions) then resolves the modules from there.
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,32 +23,6 @@ import (
 	"golang.org/x/mod/semver"
 	"golang.org/x/mod/zip"
 )
-
-func main() {
-	out := flag.String("out", "", "the proxy's directory, created if missing")
-	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: modproxy -out DIR MODULE_DIR...")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if *out == "" || flag.NArg() == 0 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	mods, err := load(flag.Args())
-	if err == nil {
-		var version string
-		if version, err = releaseVersion(mods); err == nil {
-			if err = publishAll(*out, mods, version); err == nil {
-				fmt.Println(version)
-			}
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "modproxy:", err)
-		os.Exit(1)
-	}
-}
 
 // A mod is one module of the tree.
 type mod struct {
