@@ -369,8 +369,8 @@ func reason(err error) string {
 		return s + " (want a node ID and its size, 42/8 or 0xb00/12, or an ID to continue after and the size, 0u375nxqh5cq/8)"
 	}
 	if behind := (*nodelease.RollbackError)(nil); errors.As(err, &behind) {
-		// Its own text counts the wait in a time.Duration, which a record
-		// centuries ahead overflows: count it here in milliseconds.
+		// Worded here rather than by its own text: the tool refuses to
+		// wait past maxClockWait, which the library does not know of.
 		now := behind.Clock.UnixMilli()
 		wait := "minting resumes in " + spanText(clockWaitMillis(behind.Last, now))
 		if clockWaitMillis(behind.Last, now) > maxClockWait.Milliseconds() {
