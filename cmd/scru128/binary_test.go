@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -594,4 +595,26 @@ func signalledGen(t *testing.T, sig syscall.Signal) int {
 	go r.WriteTo(io.Discard) // drain, so that gen is not held up writing
 	waitFor(t, cmd, 5*time.Second)
 	return cmd.ProcessState.ExitCode()
+}
+
+// TestFarFutureRecordIsTooFarToWait: a node whose last ID is centuries
+// ahead is refused at once, with how far ahead it is, instead of gen
+// waiting silently for ever (before: no output, no end).
+func TestFarFutureRecordIsTooFarToWait(t *testing.T) {
+	bin := builtBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var errOut strings.Builder
+	cmd := exec.CommandContext(ctx, bin, "gen", "-format", "scru64", "-node", farAhead)
+	cmd.Stderr = &errOut
+	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("gen -node %s was still running after 30 s; stderr %q", farAhead, errOut.String())
+	}
+	msg := errOut.String()
+	if cmd.ProcessState.ExitCode() != exitFailure || len(out) != 0 ||
+		!strings.Contains(msg, "too far to wait") || !strings.Contains(msg, "years ahead of the clock") ||
+		!strings.Contains(msg, "node ID 5 continues after zzzzzzzg98n3 (4261-02-27") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1, nothing, and too far to wait", cmd.ProcessState.ExitCode(), out, msg)
+	}
 }

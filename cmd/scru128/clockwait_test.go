@@ -3,8 +3,6 @@
 package main
 
 import (
-	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -16,28 +14,6 @@ import (
 // farAhead is the continuity record of issue 33: node ID 5 of 8 bits,
 // last ID in 4261, some 2,235 years ahead, which overflows a time.Duration.
 const farAhead = "zzzzzzzg98n3/8"
-
-// TestFarFutureRecordIsTooFarToWait: a node whose last ID is centuries
-// ahead is refused at once, with how far ahead it is, instead of gen
-// waiting silently for ever (before: no output, no end).
-func TestFarFutureRecordIsTooFarToWait(t *testing.T) {
-	bin := builtBinary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var errOut strings.Builder
-	cmd := exec.CommandContext(ctx, bin, "gen", "-format", "scru64", "-node", farAhead)
-	cmd.Stderr = &errOut
-	out, _ := cmd.Output()
-	if ctx.Err() != nil {
-		t.Fatalf("gen -node %s was still running after 30 s; stderr %q", farAhead, errOut.String())
-	}
-	msg := errOut.String()
-	if cmd.ProcessState.ExitCode() != exitFailure || len(out) != 0 ||
-		!strings.Contains(msg, "too far to wait") || !strings.Contains(msg, "years ahead of the clock") ||
-		!strings.Contains(msg, "node ID 5 continues after zzzzzzzg98n3 (4261-02-27") {
-		t.Errorf("status %d, stdout %q, stderr %q; want 1, nothing, and too far to wait", cmd.ProcessState.ExitCode(), out, msg)
-	}
-}
 
 // TestRecordAheadSaysTheTrueWait: a node a few hours ahead waits, and says
 // how long; a backfill (-time) does not wait at all.
