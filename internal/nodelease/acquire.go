@@ -26,9 +26,10 @@ const (
 	// caller's context says: the steps are safe to skip (the record stays
 	// ahead, the lease expires), so they must not hold a caller up long.
 	cleanupTimeout = 2 * time.Second
-	// attempts is how many times a request is sent before the step it is
-	// for fails (see try): with the timeout doubling, 31 request timeouts
-	// in all, 39 s with the default TTL, unless the context ends first.
+	// attempts sets how long a step is tried (see try): as long as five
+	// attempts that each time out take, the timeout doubling, 31 request
+	// timeouts in all, 39 s with the default TTL, unless the context ends
+	// first.
 	attempts = 5
 )
 
@@ -128,12 +129,19 @@ const maxRequestTimeout = 2 * time.Second
 // that hangs leaves time for another, and at most maxRequestTimeout.
 func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), maxRequestTimeout) }
 
-// try runs a step that is one request to etcd up to attempts times while
-// ctx lasts, the first given at most the node's request timeout and each
-// next one twice as long as the one before, and returns the last attempt's
-// error. Only a failed request (a *StoreError) is tried again: the
-// protocol's own errors (bad data, a lost lease), and an answer that the
-// Store found malformed (a *DataError it wrapped), are final.
+// try runs a step that is one request to etcd until it succeeds, fails for
+// good, or the time that attempts timed-out attempts would take has passed
+// (31 request timeouts: the first attempt is given at most the node's
+// request timeout, and each after one that timed out twice as long), while
+// ctx lasts, and returns the last attempt's error. Only a failed request
+// (a *StoreError) is tried again: the protocol's own errors (bad data, a
+// lost lease), and an answer that the Store found malformed (a *DataError
+// it wrapped), are final. An attempt that fails before its time is up (a
+// member with no leader says so at once, and while the cluster elects one
+// every member does) is followed by a wait, renewRetry at first and twice
+// as long each time up to the request timeout, so that an election, which
+// takes an election timeout or two, does not use the attempts up within a
+// second.
 //
 // This is the failover the protocol needs from a Store over several
 // endpoints: a member that hangs, has no leader or is cut off costs an
@@ -147,10 +155,41 @@ func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), m
 // are idempotent, and a lease granted twice leaves one unused lease that
 // expires after its TTL.
 func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) error {
-	return n.tryTimes(ctx, attempts, step)
+	end := clock.Mono() + int64(n.timeout*(1<<attempts-1))
+	timeout, wait := n.timeout, renewRetry
+	for {
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		err := step(rctx)
+		timedOut := rctx.Err() != nil
+		cancel()
+		var failed *StoreError
+		if err == nil || !errors.As(err, &failed) || errors.Is(err, ErrBadData) || ctx.Err() != nil {
+			return err
+		}
+		left := time.Duration(end - clock.Mono())
+		if left <= 0 {
+			return err
+		}
+		if timedOut {
+			timeout *= 2
+			continue
+		}
+		pause := time.NewTimer(min(wait, left))
+		select {
+		case <-ctx.Done():
+			pause.Stop()
+			return err
+		case <-pause.C:
+		}
+		wait = min(2*wait, n.timeout)
+	}
 }
 
-// tryTimes is try with times attempts.
+// tryTimes runs step up to times attempts while ctx lasts, the first given
+// at most the node's request timeout and each next one twice as long, with
+// no wait between them, and returns the last attempt's error; what it
+// tries again is what try does. The bound loop's rounds of writes use it:
+// they have a backoff of their own between rounds.
 func (n *Node) tryTimes(ctx context.Context, times int, step func(ctx context.Context) error) error {
 	var err error
 	for attempt := range times {

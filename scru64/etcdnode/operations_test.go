@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -319,4 +320,42 @@ func isClosed(c <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// TestAcquireRidesOutAnElection: for 2.5 s every request to set the realm's
+// size is answered "no leader" at once, as every member answers while the
+// cluster elects a leader (an election timeout or two). Acquire must wait
+// it out within its context, not use its attempts up in a second (as it
+// did: TestFailoverToTheMajority's "no leader" failed so under load).
+func TestAcquireRidesOutAnElection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	s := &electingStore{Store: etcdnode.StoreOf(newClient(t, srv.endpoint)), until: time.Now().Add(2500 * time.Millisecond)}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	n, err := nodelease.Acquire(ctx, s, withDefaults(nodelease.Config{Prefix: "/election/", TTL: steadyTTL}))
+	if err != nil {
+		t.Fatalf("Acquire %v into a 2.5-s election, after %d refusals: %v", time.Since(start).Round(time.Millisecond), s.refused.Load(), err)
+	}
+	defer closeSoon(n)
+	if k := s.refused.Load(); k > 20 {
+		t.Errorf("%d requests refused in 2.5 s: want a wait between them", k)
+	}
+	t.Logf("acquired %v in, after %d refusals", time.Since(start).Round(time.Millisecond), s.refused.Load())
+}
+
+// electingStore answers PutIfAbsent "no leader" until until.
+type electingStore struct {
+	nodelease.Store
+	until   time.Time
+	refused atomic.Int32
+}
+
+func (s *electingStore) PutIfAbsent(ctx context.Context, key, value string) (string, nodelease.Header, error) {
+	if time.Now().Before(s.until) {
+		s.refused.Add(1)
+		return "", nodelease.Header{}, rpctypes.ErrNoLeader
+	}
+	return s.Store.PutIfAbsent(ctx, key, value)
 }
