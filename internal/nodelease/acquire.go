@@ -26,10 +26,9 @@ const (
 	// caller's context says: the steps are safe to skip (the record stays
 	// ahead, the lease expires), so they must not hold a caller up long.
 	cleanupTimeout = 2 * time.Second
-	// attempts sets how long a step is tried (see try): as long as five
-	// attempts that each time out take, the timeout doubling, 31 request
-	// timeouts in all, 39 s with the default TTL, unless the context ends
-	// first.
+	// attempts is how many times a request is sent before the step it is
+	// for fails (see try): with the timeout doubling, 31 request timeouts
+	// in all, 39 s with the default TTL, unless the context ends first.
 	attempts = 5
 )
 
@@ -129,19 +128,20 @@ const maxRequestTimeout = 2 * time.Second
 // that hangs leaves time for another, and at most maxRequestTimeout.
 func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), maxRequestTimeout) }
 
-// try runs a step that is one request to etcd until it succeeds, fails for
-// good, or the time that attempts timed-out attempts would take has passed
-// (31 request timeouts: the first attempt is given at most the node's
-// request timeout, and each after one that timed out twice as long), while
-// ctx lasts, and returns the last attempt's error. Only a failed request
-// (a *StoreError) is tried again: the protocol's own errors (bad data, a
-// lost lease), and an answer that the Store found malformed (a *DataError
-// it wrapped), are final. An attempt that fails before its time is up (a
-// member with no leader says so at once, and while the cluster elects one
-// every member does) is followed by a wait, renewRetry at first and twice
-// as long each time up to the request timeout, so that an election, which
-// takes an election timeout or two, does not use the attempts up within a
-// second.
+// try runs a step that is one request to etcd up to attempts times while
+// ctx lasts, the first given at most the node's request timeout and each
+// next one twice as long as the one before, and returns the last attempt's
+// error. Only a failed request (a *StoreError) is tried again: the
+// protocol's own errors (bad data, a lost lease), and an answer that the
+// Store found malformed (a *DataError it wrapped), are final.
+//
+// A failure that the Store calls transient (see [Transient]: a member with
+// no leader says so at once, and while the cluster elects one every member
+// does) does not count as an attempt: it is followed by a wait, renewRetry
+// at first and twice as long each time up to the request timeout, and
+// tried again for as long as attempts timed-out attempts would take (31
+// request timeouts), so that an election, an election timeout or two, does
+// not use the attempts up within a second.
 //
 // This is the failover the protocol needs from a Store over several
 // endpoints: a member that hangs, has no leader or is cut off costs an
@@ -156,9 +156,9 @@ func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), m
 // expires after its TTL.
 func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) error {
 	end := clock.Mono() + int64(n.timeout*(1<<attempts-1))
-	timeout, wait := n.timeout, renewRetry
-	for {
-		rctx, cancel := context.WithTimeout(ctx, timeout)
+	wait := renewRetry
+	for attempt := 0; ; {
+		rctx, cancel := context.WithTimeout(ctx, n.timeout<<attempt)
 		err := step(rctx)
 		timedOut := rctx.Err() != nil
 		cancel()
@@ -167,12 +167,14 @@ func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) er
 			return err
 		}
 		left := time.Duration(end - clock.Mono())
+		if timedOut || !n.transient(failed.Err) {
+			if attempt++; attempt == attempts {
+				return err
+			}
+			continue
+		}
 		if left <= 0 {
 			return err
-		}
-		if timedOut {
-			timeout *= 2
-			continue
 		}
 		pause := time.NewTimer(min(wait, left))
 		select {
@@ -183,6 +185,12 @@ func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) er
 		}
 		wait = min(2*wait, n.timeout)
 	}
+}
+
+// transient reports whether the Store calls err, its own, transient.
+func (n *Node) transient(err error) bool {
+	t, ok := n.store.(Transient)
+	return ok && t.Transient(err)
 }
 
 // tryTimes runs step up to times attempts while ctx lasts, the first given

@@ -74,6 +74,16 @@ type Store interface {
 	Keys(ctx context.Context, from, end string, limit int64) ([]string, error)
 }
 
+// Transient is what a Store may implement to say which of its failures
+// are transient: refusals that come at once and pass by themselves within
+// seconds, as every etcd member's "no leader" does while the cluster elects
+// one. The node waits and tries such a failure again for as long as its
+// attempts would last, rather than spend an attempt on it (see Acquire's
+// steps and Close). Without it, every failure is an attempt.
+type Transient interface {
+	Transient(err error) bool
+}
+
 // Header is what a node reads from the header of an etcd answer.
 type Header struct {
 	// ClusterID identifies the cluster (0 if the answer had none).

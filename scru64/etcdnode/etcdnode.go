@@ -260,10 +260,13 @@ var errNotAcquired = fmt.Errorf("%w: the Node was not returned by etcdnode.Acqui
 // With a client of several endpoints, a member that hangs, has no leader
 // or is cut off costs Acquire one attempt of the step that met it: a
 // request is given at most the TTL's safety margin (TTL/10 + 250 ms, up
-// to 2 s), and
-// a step that fails is tried again, up to five times while ctx lasts,
-// each time with twice as long as before (so that a slow cluster answers
-// all the same); clientv3 sends the attempts to the members in turn.
+// to 2 s), and a step that fails is tried again, up to five times while
+// ctx lasts, each time with twice as long as before (so that a slow
+// cluster answers all the same); clientv3 sends the attempts to the
+// members in turn. A "no leader" is not an attempt: every member answers
+// so at once while the cluster elects a leader, so the step is sent again
+// after a wait, 50 ms at first and doubling up to the request timeout, for
+// as long as the five attempts would last, and an election is ridden out.
 //
 // It returns an [*OptionError] for a bad option or a nil client, a
 // [*RealmError] if the prefix's realm uses another node ID size, a

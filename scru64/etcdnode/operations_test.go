@@ -352,6 +352,10 @@ type electingStore struct {
 	refused atomic.Int32
 }
 
+func (s *electingStore) Transient(err error) bool {
+	return s.Store.(nodelease.Transient).Transient(err)
+}
+
 func (s *electingStore) PutIfAbsent(ctx context.Context, key, value string) (string, nodelease.Header, error) {
 	if time.Now().Before(s.until) {
 		s.refused.Add(1)

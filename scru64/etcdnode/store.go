@@ -194,6 +194,14 @@ func keepAlive(stream etcdserverpb.Lease_LeaseKeepAliveClient, lease int64) (*et
 	return resp, err
 }
 
+// Transient reports whether err is a member's "no leader": every member
+// answers so at once while the cluster elects a leader (an election
+// timeout or two), and a member cut off from the others until it can
+// reach them again, which the next request, to another member, avoids.
+func (store) Transient(err error) bool {
+	return errors.Is(err, rpctypes.ErrNoLeader) || rpctypes.ErrorDesc(err) == rpctypes.ErrorDesc(rpctypes.ErrGRPCNoLeader)
+}
+
 func (s store) Revoke(ctx context.Context, lease int64) error {
 	_, err := s.lease.Revoke(clientv3.WithRequireLeader(ctx), clientv3.LeaseID(lease))
 	if errors.Is(err, rpctypes.ErrLeaseNotFound) {
