@@ -103,23 +103,23 @@ func newBenchFlags() (fs *flag.FlagSet, benchtime, name *string, asJSON *bool) {
 	return fs, fs.String("benchtime", defaultBenchtime, ""), fs.String("format", "", ""), fs.Bool("json", false, "")
 }
 
-func runBench(args []string, e *env) int {
+func runBench(args []string, e *Env) int {
 	flags, benchtime, name, asJSON := newBenchFlags()
 	rest, status, ok := parseCommandFlags(e, "bench", benchUsage, flags, args)
 	if !ok {
 		return status
 	}
 	if len(rest) > 0 {
-		return usageFailure(e, "bench", strayArgument("bench", rest[0]))
+		return UsageFailure(e, "bench", strayArgument("bench", rest[0]))
 	}
 	if !validBenchtime(*benchtime) {
-		return usageFailure(e, "bench", fmt.Sprintf("-benchtime %q: want a duration such as 200ms or a count such as 1000x", *benchtime))
+		return UsageFailure(e, "bench", fmt.Sprintf("-benchtime %q: want a duration such as 200ms or a count such as 1000x", *benchtime))
 	}
 	cases := benchCases()
 	if *name != "" {
 		f, ok := formatByName(*name)
 		if !ok {
-			return usageFailure(e, "bench", unknownFormat(*name))
+			return UsageFailure(e, "bench", unknownFormat(*name))
 		}
 		var only []benchCase
 		for _, c := range cases {
@@ -132,7 +132,7 @@ func runBench(args []string, e *env) int {
 
 	restore, err := setBenchtime(*benchtime)
 	if err != nil {
-		return usageFailure(e, "bench", fmt.Sprintf("-benchtime %q: %v", *benchtime, err))
+		return UsageFailure(e, "bench", fmt.Sprintf("-benchtime %q: %v", *benchtime, err))
 	}
 	defer restore()
 
@@ -170,12 +170,12 @@ func runBench(args []string, e *env) int {
 		out, err = benchTable(report)
 	}
 	if err != nil {
-		return failure(e, err)
+		return Failure(e, err)
 	}
 	if _, err := e.stdout.Write(out); err != nil && !isClosedPipe(err) {
-		return failure(e, fmt.Errorf("writing output: %w", err))
+		return Failure(e, fmt.Errorf("writing output: %w", err))
 	}
-	return exitOK
+	return ExitOK
 }
 
 func parallelNote(parallel bool) string {

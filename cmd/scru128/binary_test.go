@@ -612,7 +612,7 @@ func TestFarFutureRecordIsTooFarToWait(t *testing.T) {
 		t.Fatalf("gen -node %s was still running after 30 s; stderr %q", farAhead, errOut.String())
 	}
 	msg := errOut.String()
-	if cmd.ProcessState.ExitCode() != exitFailure || len(out) != 0 ||
+	if cmd.ProcessState.ExitCode() != ExitFailure || len(out) != 0 ||
 		!strings.Contains(msg, "too far to wait") || !strings.Contains(msg, "years ahead of the clock") ||
 		!strings.Contains(msg, "node ID 5 continues after zzzzzzzg98n3 (4261-02-27") {
 		t.Errorf("status %d, stdout %q, stderr %q; want 1, nothing, and too far to wait", cmd.ProcessState.ExitCode(), out, msg)

@@ -38,7 +38,7 @@ func TestRecordAheadSaysTheTrueWait(t *testing.T) {
 	}
 	_, errOut, status := runCLI(t, "", "gen", "-format", "scru64", "-node", ahead.String(),
 		"-time", time.UnixMilli(now+3*time.Hour.Milliseconds()).UTC().Format(time.RFC3339Nano))
-	if status != exitOK || strings.Contains(errOut, "wait") {
+	if status != ExitOK || strings.Contains(errOut, "wait") {
 		t.Errorf("a backfill after a far record: status %d, stderr %q", status, errOut)
 	}
 }
@@ -68,12 +68,12 @@ func TestRollbackErrorWordsTheTrueWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	got := reason(&nodelease.RollbackError{NodeID: 5, Last: far, Clock: clock, Wait: 0})
+	got := Reason(&nodelease.RollbackError{NodeID: 5, Last: far, Clock: clock, Wait: 0})
 	if !strings.HasSuffix(got, ": too far to wait") || strings.Contains(got, "0s") || !strings.Contains(got, "about 2235 years behind") {
 		t.Errorf("far ahead: %q", got)
 	}
 	near := specAfter(t, clock.UnixMilli()+90_000).NodePrev()
-	got = reason(&nodelease.RollbackError{NodeID: 5, Last: near, Clock: clock, Wait: time.Minute})
+	got = Reason(&nodelease.RollbackError{NodeID: 5, Last: near, Clock: clock, Wait: time.Minute})
 	if !strings.Contains(got, "minting resumes in 1m") {
 		t.Errorf("90 s ahead: %q", got)
 	}

@@ -35,7 +35,7 @@ func TestReasonWordsErrorsFromTheirValues(t *testing.T) {
 		{&nodelease.LostError{NodeID: 3, Lease: 0x2a, Reason: "r"}, "lease lost: node ID 3, lease 2a: r"},
 		{errors.New("something else"), "something else"},
 	} {
-		if got := reason(tc.err); !strings.HasPrefix(got, tc.want) {
+		if got := Reason(tc.err); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("reason(%T) = %q, want %q", tc.err, got, tc.want)
 		}
 	}

@@ -30,38 +30,38 @@ import (
 	"github.com/fastid/scru128/scru64/etcdnode"
 )
 
-// connField is a setting of gen's connection to etcd.
-type connField int
+// ConnField is a setting of gen's connection to etcd.
+type ConnField int
 
 const (
-	fieldEndpoints connField = iota + 1
-	fieldCACert
-	fieldCert
-	fieldKey
-	fieldUser
+	FieldEndpoints ConnField = iota + 1
+	FieldCACert
+	FieldCert
+	FieldKey
+	FieldUser
 )
 
-// etcdSetting is one of gen's etcd flags: its name, the etcdctl
+// EtcdSetting is one of gen's etcd flags: its name, the etcdctl
 // environment variable it falls back on, and what it sets.
-type etcdSetting struct {
-	flag  string          // without the dash
-	env   string          // read when the flag is not given; "" for none
-	conn  connField       // the connection setting it gives, or 0
-	lease nodelease.Field // the lease's setting it gives, or 0
+type EtcdSetting struct {
+	Flag  string          // without the dash
+	Env   string          // read when the flag is not given; "" for none
+	Conn  ConnField       // the connection setting it gives, or 0
+	Lease nodelease.Field // the lease's setting it gives, or 0
 }
 
-// etcdSettings lists gen's etcd flags, -etcd first: the one place that
+// EtcdSettings lists gen's etcd flags, -etcd first: the one place that
 // knows which flag, or which environment variable, gives each setting, so
 // that a message about a setting names what the user typed.
-var etcdSettings = []etcdSetting{
-	{flag: "etcd", conn: fieldEndpoints},
-	{flag: "etcd-prefix", lease: nodelease.FieldPrefix},
-	{flag: "etcd-size", lease: nodelease.FieldNodeIDSize},
-	{flag: "etcd-ttl", lease: nodelease.FieldTTL},
-	{flag: "etcd-cacert", env: "ETCDCTL_CACERT", conn: fieldCACert},
-	{flag: "etcd-cert", env: "ETCDCTL_CERT", conn: fieldCert},
-	{flag: "etcd-key", env: "ETCDCTL_KEY", conn: fieldKey},
-	{flag: "etcd-user", env: "ETCDCTL_USER", conn: fieldUser},
+var EtcdSettings = []EtcdSetting{
+	{Flag: "etcd", Conn: FieldEndpoints},
+	{Flag: "etcd-prefix", Lease: nodelease.FieldPrefix},
+	{Flag: "etcd-size", Lease: nodelease.FieldNodeIDSize},
+	{Flag: "etcd-ttl", Lease: nodelease.FieldTTL},
+	{Flag: "etcd-cacert", Env: "ETCDCTL_CACERT", Conn: FieldCACert},
+	{Flag: "etcd-cert", Env: "ETCDCTL_CERT", Conn: FieldCert},
+	{Flag: "etcd-key", Env: "ETCDCTL_KEY", Conn: FieldKey},
+	{Flag: "etcd-user", Env: "ETCDCTL_USER", Conn: FieldUser},
 }
 
 // passwordEnv are the variables a password is read from, in this order,
@@ -70,36 +70,36 @@ var passwordEnv = []string{"SCRU128_ETCD_PASSWORD", "ETCDCTL_PASSWORD"}
 
 // etcdFlagNames returns the names of the etcd flags, -etcd first.
 func etcdFlagNames() []string {
-	names := make([]string, len(etcdSettings))
-	for i, s := range etcdSettings {
-		names[i] = s.flag
+	names := make([]string, len(EtcdSettings))
+	for i, s := range EtcdSettings {
+		names[i] = s.Flag
 	}
 	return names
 }
 
-// etcdFlags are gen's etcd flags.
-type etcdFlags struct {
-	fs        *flag.FlagSet
-	endpoints *string
-	prefix    *string
-	size      *uint
-	ttl       *time.Duration
-	// text are the flags with an environment variable to fall back on.
-	text map[string]*string
+// EtcdFlags are gen's etcd flags.
+type EtcdFlags struct {
+	FlagSet        *flag.FlagSet
+	Endpoints *string
+	Prefix    *string
+	Size      *uint
+	TTL       *time.Duration
+	// Text are the flags with an environment variable to fall back on.
+	Text map[string]*string
 }
 
-func newEtcdFlags(fs *flag.FlagSet) etcdFlags {
-	f := etcdFlags{
-		fs:        fs,
-		endpoints: fs.String("etcd", "", ""),
-		prefix:    fs.String("etcd-prefix", etcdnode.DefaultPrefix, ""),
-		size:      fs.Uint("etcd-size", etcdnode.DefaultNodeIDSize, ""),
-		ttl:       fs.Duration("etcd-ttl", etcdnode.DefaultTTL, ""),
-		text:      map[string]*string{},
+func newEtcdFlags(fs *flag.FlagSet) EtcdFlags {
+	f := EtcdFlags{
+		FlagSet:        fs,
+		Endpoints: fs.String("etcd", "", ""),
+		Prefix:    fs.String("etcd-prefix", etcdnode.DefaultPrefix, ""),
+		Size:      fs.Uint("etcd-size", etcdnode.DefaultNodeIDSize, ""),
+		TTL:       fs.Duration("etcd-ttl", etcdnode.DefaultTTL, ""),
+		Text:      map[string]*string{},
 	}
-	for _, s := range etcdSettings {
-		if s.env != "" {
-			f.text[s.flag] = fs.String(s.flag, "", "")
+	for _, s := range EtcdSettings {
+		if s.Env != "" {
+			f.Text[s.Flag] = fs.String(s.Flag, "", "")
 		}
 	}
 	return f
@@ -117,15 +117,15 @@ type etcdSetup struct {
 	password  string      // the user's password (never printed)
 	certUser  string      // the client certificate's common name, etcd's user when user is ""
 	lease     nodelease.Config
-	from      map[connField]string // the flag or variable that gave each setting
+	from      map[ConnField]string // the flag or variable that gave each setting
 }
 
 // setup reads the flags, and the environment for those not given, and the
 // files they name. Its error is a usage error's reason, which never holds
 // a password or a URL's credentials.
-func (f etcdFlags) setup(getenv func(string) string) (*etcdSetup, error) {
-	s := &etcdSetup{lease: nodelease.DefaultConfig(), from: map[connField]string{fieldEndpoints: "-etcd"}}
-	s.lease.Prefix, s.lease.NodeIDSize, s.lease.TTL = *f.prefix, uint8(*f.size), *f.ttl
+func (f EtcdFlags) setup(getenv func(string) string) (*etcdSetup, error) {
+	s := &etcdSetup{lease: nodelease.DefaultConfig(), from: map[ConnField]string{FieldEndpoints: "-etcd"}}
+	s.lease.Prefix, s.lease.NodeIDSize, s.lease.TTL = *f.Prefix, uint8(*f.Size), *f.TTL
 	if len(s.lease.Prefix) > maxPrefix {
 		// The limits on etcd's messages grow with the prefix.
 		return nil, fmt.Errorf("-etcd-prefix: %d bytes, more than %d", len(s.lease.Prefix), maxPrefix)
@@ -137,30 +137,30 @@ func (f etcdFlags) setup(getenv func(string) string) (*etcdSetup, error) {
 		}
 		return nil, err
 	}
-	values := map[connField]string{}
-	for _, set := range etcdSettings {
-		flagValue, ok := f.text[set.flag]
+	values := map[ConnField]string{}
+	for _, set := range EtcdSettings {
+		flagValue, ok := f.Text[set.Flag]
 		if !ok {
 			continue
 		}
-		name, value := "-"+set.flag, *flagValue
-		if !wasSet(f.fs, set.flag) && getenv(set.env) != "" {
-			name, value = set.env, getenv(set.env)
+		name, value := "-"+set.Flag, *flagValue
+		if !WasSet(f.FlagSet, set.Flag) && getenv(set.Env) != "" {
+			name, value = set.Env, getenv(set.Env)
 		}
 		if value != "" {
-			values[set.conn], s.from[set.conn] = value, name
+			values[set.Conn], s.from[set.Conn] = value, name
 		}
 	}
-	withTLS := values[fieldCACert] != "" || values[fieldCert] != "" || values[fieldKey] != ""
-	if err := s.setEndpoints(*f.endpoints, withTLS); err != nil {
+	withTLS := values[FieldCACert] != "" || values[FieldCert] != "" || values[FieldKey] != ""
+	if err := s.setEndpoints(*f.Endpoints, withTLS); err != nil {
 		return nil, err
 	}
 	if strings.HasPrefix(s.endpoints[0], "https://") {
-		if err := s.setTLS(values[fieldCACert], values[fieldCert], values[fieldKey]); err != nil {
+		if err := s.setTLS(values[FieldCACert], values[FieldCert], values[FieldKey]); err != nil {
 			return nil, err
 		}
 	}
-	return s, s.setUser(values[fieldUser], getenv)
+	return s, s.setUser(values[FieldUser], getenv)
 }
 
 // setEndpoints checks -etcd: client URLs, http:// or https://, or host:port
@@ -230,44 +230,44 @@ func withoutCredentials(endpoint string) string {
 func (s *etcdSetup) setTLS(caFile, certFile, keyFile string) error {
 	switch {
 	case certFile != "" && keyFile == "":
-		return fmt.Errorf("%s: a client certificate needs its key (%s)", s.flagOf(fieldKey), certFile)
+		return fmt.Errorf("%s: a client certificate needs its key (%s)", s.flagOf(FieldKey), certFile)
 	case keyFile != "" && certFile == "":
-		return fmt.Errorf("%s: a client key needs its certificate (%s)", s.flagOf(fieldCert), keyFile)
+		return fmt.Errorf("%s: a client key needs its certificate (%s)", s.flagOf(FieldCert), keyFile)
 	}
 	s.tls = &tls.Config{MinVersion: tls.VersionTLS12}
 	if caFile != "" {
-		pem, err := readFlagFile(s.flagOf(fieldCACert), caFile, maxFlagFile)
+		pem, err := ReadFlagFile(s.flagOf(FieldCACert), caFile, MaxFlagFile)
 		if err != nil {
 			return err
 		}
 		s.tls.RootCAs = x509.NewCertPool()
 		if !s.tls.RootCAs.AppendCertsFromPEM(pem) {
-			return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(fieldCACert), caFile)
+			return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(FieldCACert), caFile)
 		}
 	}
 	if certFile == "" {
 		return nil
 	}
-	certPEM, err := readFlagFile(s.flagOf(fieldCert), certFile, maxFlagFile)
+	certPEM, err := ReadFlagFile(s.flagOf(FieldCert), certFile, MaxFlagFile)
 	if err != nil {
 		return err
 	}
-	keyPEM, err := readFlagFile(s.flagOf(fieldKey), keyFile, maxFlagFile)
+	keyPEM, err := ReadFlagFile(s.flagOf(FieldKey), keyFile, MaxFlagFile)
 	if err != nil {
 		return err
 	}
 	// Each file's own fault is put on its own flag; only a pair that does
 	// not match is put on both.
 	if !holdsPEM(certPEM, func(kind string) bool { return kind == "CERTIFICATE" }) {
-		return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(fieldCert), certFile)
+		return fmt.Errorf("%s %q: holds no PEM certificate", s.flagOf(FieldCert), certFile)
 	}
 	if !holdsPEM(keyPEM, func(kind string) bool { return strings.HasSuffix(kind, "PRIVATE KEY") }) {
-		return fmt.Errorf("%s %q: holds no PEM private key", s.flagOf(fieldKey), keyFile)
+		return fmt.Errorf("%s %q: holds no PEM private key", s.flagOf(FieldKey), keyFile)
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return fmt.Errorf("%s %q and %s %q: are no certificate and its private key: %w",
-			s.flagOf(fieldCert), certFile, s.flagOf(fieldKey), keyFile, err)
+			s.flagOf(FieldCert), certFile, s.flagOf(FieldKey), keyFile, err)
 	}
 	s.tls.Certificates = []tls.Certificate{cert}
 	// etcd takes this name as the user of a request with no token, as
@@ -297,7 +297,7 @@ func (s *etcdSetup) setUser(given string, getenv func(string) string) error {
 		return nil
 	}
 	user, password, hasPassword := strings.Cut(given, ":")
-	source := s.from[fieldUser]
+	source := s.from[FieldUser]
 	switch {
 	case user == "":
 		return fmt.Errorf("%s: no user name before the colon", source)
@@ -322,12 +322,12 @@ func (s *etcdSetup) setUser(given string, getenv func(string) string) error {
 // nodelease.Field: the flag that gives it or, for a value that came from
 // the environment, the variable.
 func (s *etcdSetup) flagOf(field any) string {
-	if f, ok := field.(connField); ok && s.from[f] != "" {
+	if f, ok := field.(ConnField); ok && s.from[f] != "" {
 		return s.from[f]
 	}
-	for _, set := range etcdSettings {
-		if field == any(set.conn) || field == any(set.lease) {
-			return "-" + set.flag
+	for _, set := range EtcdSettings {
+		if field == any(set.Conn) || field == any(set.Lease) {
+			return "-" + set.Flag
 		}
 	}
 	return "-etcd"
@@ -375,7 +375,7 @@ func (s *etcdSetup) reason(err error) string {
 		if !strings.Contains(rest, words) {
 			// The protocol's errors show what they wrap with its
 			// control characters escaped.
-			words = printable(words)
+			words = Printable(words)
 		}
 		if strings.Contains(rest, words) {
 			before, after, _ := strings.Cut(rest, words)
@@ -435,7 +435,7 @@ func (s *etcdSetup) dataError(err error) string {
 	case errors.As(err, &record):
 		why := "it is an ID of another node ID"
 		if record.Err != nil {
-			why = reason(record.Err)
+			why = Reason(record.Err)
 		}
 		return fmt.Sprintf("the continuity record %q holds %q, not an ID of node ID %d/%d (%s): no scru128 or etcdnode wrote it",
 			record.Key, record.Value, record.NodeID, record.Size, why)
@@ -474,8 +474,8 @@ type leasedNode struct {
 	node   *etcdnode.Node
 	client interface{ Close() error }
 	setup  *etcdSetup
-	stop   *stopper
-	e      *env
+	stop   *Stopper
+	e      *Env
 	// stalledAt is when minting stopped because etcd refuses the node's
 	// writes, and gen said so on stderr; zero while it mints. Minting's
 	// one goroutine reads and writes it.
@@ -502,10 +502,10 @@ type leasedNode struct {
 // (exit status 2), found before any request; what etcd (or the TLS
 // handshake) refuses, and data in etcd that no node wrote, is a failure
 // (exit status 1), found at the first request that meets it.
-func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
+func acquireNode(e *Env, flags EtcdFlags, stop *Stopper) (Node, int) {
 	setup, err := flags.setup(e.getenv)
 	if err != nil {
-		return nil, usageFailure(e, "gen", err.Error())
+		return nil, UsageFailure(e, "gen", err.Error())
 	}
 	type result struct {
 		node   *etcdnode.Node
@@ -551,7 +551,7 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 		// Acquire revokes a lease it granted when it fails, with a timeout
 		// of its own; gen does not wait for that. A lease left behind
 		// expires after its TTL.
-		return nil, stop.status()
+		return nil, stop.Status()
 	}
 	if err := res.err; err != nil {
 		if base.Err() != nil {
@@ -569,29 +569,29 @@ func acquireNode(e *env, flags etcdFlags, stop *stopper) (node, int) {
 	// The wait is the tool's own count (nodelease's ClockWait overflows
 	// for a record centuries ahead); past maxClockWait, gen gives the node
 	// ID back and fails.
-	if status := clockNotice(e, n.node.NodeSpec(), false); status != exitOK {
-		stop.setAbandon(func() int { return n.abandon(e) })
-		n.finish(e, stop, false)
+	if status := ClockNotice(e, n.node.NodeSpec(), false); status != ExitOK {
+		stop.SetAbandon(func() int { return n.abandon(e) })
+		n.Finish(e, stop, false)
 		return nil, status
 	}
-	stop.setAbandon(func() int { return n.abandon(e) })
+	stop.SetAbandon(func() int { return n.abandon(e) })
 	go n.watchSignal()
-	return n, exitOK
+	return n, ExitOK
 }
 
 // leaseFailure reports an error of leasing a node ID and returns the exit
 // status: 2 for a realm of another node ID size (-etcd-size is wrong), 1
 // for the rest.
-func (s *etcdSetup) leaseFailure(e *env, err error) int {
+func (s *etcdSetup) leaseFailure(e *Env, err error) int {
 	var realm *nodelease.RealmError
 	if errors.As(err, &realm) && isNodeIDSize(realm.Found) {
-		return usageFailure(e, "gen", fmt.Sprintf("-etcd-size %d: the realm under %q has node ID size %s (%q holds it), and every node under one prefix uses the same size: give -etcd-size %s, or another -etcd-prefix",
+		return UsageFailure(e, "gen", fmt.Sprintf("-etcd-size %d: the realm under %q has node ID size %s (%q holds it), and every node under one prefix uses the same size: give -etcd-size %s, or another -etcd-prefix",
 			realm.Want, s.lease.Prefix, realm.Found, realm.Key, realm.Found))
 	}
 	if text := s.dataError(err); text != "" {
-		return failure(e, fmt.Errorf("leasing a node ID from etcd: %s", text))
+		return Failure(e, fmt.Errorf("leasing a node ID from etcd: %s", text))
 	}
-	return failure(e, fmt.Errorf("leasing a node ID from etcd: %s%s", s.reason(err), s.hint(err)))
+	return Failure(e, fmt.Errorf("leasing a node ID from etcd: %s%s", s.reason(err), s.hint(err)))
 }
 
 // slowError is a request that no endpoint answered in time while others
@@ -614,18 +614,18 @@ func (e *authError) Error() string {
 }
 func (e *authError) Unwrap() error { return e.err }
 
-func (n *leasedNode) generate() (scru64.ID, error) {
+func (n *leasedNode) Generate() (scru64.ID, error) {
 	id, err := n.node.Generate()
 	switch {
 	case err == nil:
 		if !n.stalledAt.IsZero() {
-			warn(n.e, fmt.Sprintf("etcd took the node's writes again after %v: minting resumed",
+			Warn(n.e, fmt.Sprintf("etcd took the node's writes again after %v: minting resumed",
 				time.Since(n.stalledAt).Round(100*time.Millisecond)))
 			n.stalledAt = time.Time{}
 		}
 		return id, nil
-	case errors.Is(err, etcdnode.ErrClosed) && n.stop.stopped():
-		return id, errInterrupted // closed by the signal
+	case errors.Is(err, etcdnode.ErrClosed) && n.stop.Stopped():
+		return id, ErrInterrupted // closed by the signal
 	case errors.Is(err, etcdnode.ErrStalled):
 		// etcd refuses the node's writes while its lease holds: say so
 		// once, and wait as for a clock behind (gen has flushed its
@@ -638,7 +638,7 @@ func (n *leasedNode) generate() (scru64.ID, error) {
 		switch {
 		case n.stalledAt.IsZero():
 			n.stalledAt = time.Now()
-			warn(n.e, fmt.Sprintf("waiting up to %v for etcd to take the node's writes again: %s%s",
+			Warn(n.e, fmt.Sprintf("waiting up to %v for etcd to take the node's writes again: %s%s",
 				stallLimit, n.setup.reason(err), n.setup.hint(err)))
 		case time.Since(n.stalledAt) >= stallLimit:
 			n.failed.Store(true)
@@ -674,7 +674,7 @@ func (e *nodeError) Unwrap() error { return e.err }
 // not allow -time with -etcd.
 var errBackfillLeased = errors.New("-etcd mints at the clock's time")
 
-func (n *leasedNode) backfill(int64) func() (scru64.ID, error) {
+func (n *leasedNode) Backfill(int64) func() (scru64.ID, error) {
 	return func() (scru64.ID, error) { return 0, errBackfillLeased }
 }
 
@@ -729,7 +729,7 @@ func (n *leasedNode) startGiveBack() {
 	}
 	n.giveBackTimeout = timeout
 	go func() {
-		ctx, cancel := n.stop.context(timeout)
+		ctx, cancel := n.stop.Context(timeout)
 		defer cancel()
 		n.closeErr = n.node.Close(ctx)
 		n.client.Close()
@@ -737,7 +737,7 @@ func (n *leasedNode) startGiveBack() {
 	}()
 }
 
-// finish gives the node ID back, after the last line was written. A node
+// Finish gives the node ID back, after the last line was written. A node
 // whose lease was lost during the run has already been reported by the
 // minting error.
 //
@@ -745,7 +745,7 @@ func (n *leasedNode) startGiveBack() {
 // for and for how long at most, so that a run that ends does not fall
 // silent: etcdTimeout after a clean end, failedGiveBack after a failure.
 // A signal cuts either short (see stopper.context).
-func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
+func (n *leasedNode) Finish(e *Env, stop *Stopper, _ bool) int {
 	close(n.finished)
 	n.startGiveBack()
 	notice := time.NewTimer(giveBackNotice)
@@ -756,8 +756,8 @@ func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
 		n.mu.Lock()
 		timeout, quiet := n.giveBackTimeout, n.abandoned || n.reported
 		n.mu.Unlock()
-		if !quiet && !stop.stopped() {
-			warn(e, fmt.Sprintf("giving the node ID back to etcd, which has not answered yet: waiting up to %v more (a lease not revoked expires within %v, and the record covers every ID printed)",
+		if !quiet && !stop.Stopped() {
+			Warn(e, fmt.Sprintf("giving the node ID back to etcd, which has not answered yet: waiting up to %v more (a lease not revoked expires within %v, and the record covers every ID printed)",
 				(timeout-giveBackNotice).Round(100*time.Millisecond), n.setup.lease.TTL))
 		}
 		<-n.closed
@@ -768,29 +768,29 @@ func (n *leasedNode) finish(e *env, stop *stopper, _ bool) int {
 // report says what giving the node ID back came to, unless it was given
 // back or its lease had been lost (which minting reported), and returns
 // the exit status. Of finish and abandon, the first to call it reports.
-func (n *leasedNode) report(e *env) int {
+func (n *leasedNode) report(e *Env) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.reported {
-		return exitFailure
+		return ExitFailure
 	}
 	n.reported = true
 	switch err := n.closeErr; {
 	case err == nil, errors.Is(err, etcdnode.ErrLeaseLost), errors.Is(err, etcdnode.ErrClosed):
-		return exitOK
+		return ExitOK
 	case !nodelease.NotRevoked(err):
 		// etcd answered the revocation: the node ID is free. Only the
 		// record's last write failed (etcd out of space, say), which
 		// leaves the high-water mark there, past every ID printed.
-		warn(e, fmt.Sprintf("the node ID was given back to etcd, but its record was not set to the last ID printed (%s): it keeps the high-water mark the run wrote before, ahead of every ID printed, and the next holder continues after that",
+		Warn(e, fmt.Sprintf("the node ID was given back to etcd, but its record was not set to the last ID printed (%s): it keeps the high-water mark the run wrote before, ahead of every ID printed, and the next holder continues after that",
 			n.setup.reason(err)))
-		return exitOK
-	case n.stop.stopped():
-		warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd (%s): it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
+		return ExitOK
+	case n.stop.Stopped():
+		Warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd (%s): it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
 			n.setup.reason(err), n.setup.lease.TTL))
-		return exitFailure
+		return ExitFailure
 	default:
-		return failure(e, fmt.Errorf("giving the node ID back to etcd: %s", n.setup.reason(err)))
+		return Failure(e, fmt.Errorf("giving the node ID back to etcd: %s", n.setup.reason(err)))
 	}
 }
 
@@ -798,14 +798,14 @@ func (n *leasedNode) report(e *env) int {
 // before the run has ended: when the node ID is not being given back (the
 // run is still writing to a reader that does not keep up), it says so, and
 // it is not; when it is, it reports how that went.
-func (n *leasedNode) abandon(e *env) int {
+func (n *leasedNode) abandon(e *Env) int {
 	n.mu.Lock()
 	if !n.givingBack {
 		n.abandoned, n.reported = true, true
 		n.mu.Unlock()
-		warn(e, fmt.Sprintf("interrupted before the node ID was given back to etcd, while the output was still being written: it stays held until its lease expires, within %v, and the next holder continues after every ID printed",
+		Warn(e, fmt.Sprintf("interrupted before the node ID was given back to etcd, while the output was still being written: it stays held until its lease expires, within %v, and the next holder continues after every ID printed",
 			n.setup.lease.TTL))
-		return n.stop.status()
+		return n.stop.Status()
 	}
 	n.mu.Unlock()
 	select {
@@ -816,9 +816,9 @@ func (n *leasedNode) abandon(e *env) int {
 		defer n.mu.Unlock()
 		if !n.reported {
 			n.reported = true
-			warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd, before etcd answered: it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
+			Warn(e, fmt.Sprintf("interrupted while giving the node ID back to etcd, before etcd answered: it may stay held until its lease expires, within %v, and the next holder still continues after every ID printed",
 				n.setup.lease.TTL))
 		}
 	}
-	return n.stop.status()
+	return n.stop.Status()
 }

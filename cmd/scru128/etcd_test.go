@@ -146,9 +146,9 @@ func TestEtcdFlagsNeedEtcd(t *testing.T) {
 func TestEtcdFlagOfNamesEveryField(t *testing.T) {
 	fs := newFlagSet("gen")
 	newEtcdFlags(fs)
-	s := &etcdSetup{from: map[connField]string{}}
+	s := &etcdSetup{from: map[ConnField]string{}}
 	fields := []any{nodelease.FieldStore, nodelease.FieldPrefix, nodelease.FieldNodeIDSize, nodelease.FieldTTL, nodelease.FieldRange}
-	for f := fieldEndpoints; f <= fieldUser; f++ {
+	for f := FieldEndpoints; f <= FieldUser; f++ {
 		fields = append(fields, f)
 	}
 	for _, field := range fields {
@@ -157,7 +157,7 @@ func TestEtcdFlagOfNamesEveryField(t *testing.T) {
 			t.Errorf("%v: %q is not a flag of gen", field, name)
 		}
 	}
-	for field, want := range map[any]string{nodelease.FieldPrefix: "-etcd-prefix", nodelease.FieldTTL: "-etcd-ttl", fieldCert: "-etcd-cert"} {
+	for field, want := range map[any]string{nodelease.FieldPrefix: "-etcd-prefix", nodelease.FieldTTL: "-etcd-ttl", FieldCert: "-etcd-cert"} {
 		if got := s.flagOf(field); got != want {
 			t.Errorf("%v: %q, want %q", field, got, want)
 		}
@@ -211,8 +211,8 @@ func TestEtcdUserHelpSaysHowToKeepThePasswordOutOfPs(t *testing.T) {
 func TestMessagesShowNoControlCharacters(t *testing.T) {
 	const text = "a\x1b[31mb\r\x07c\u009bd\u202ee\xfff\ng\x7f"
 	e, _, errOut := testEnv("", nil)
-	failure(e, errors.New(text))
-	usageFailure(e, "gen", text)
+	Failure(e, errors.New(text))
+	UsageFailure(e, "gen", text)
 	got := errOut.String()
 	for line := range strings.Lines(got) {
 		line = strings.TrimSuffix(line, "\n")

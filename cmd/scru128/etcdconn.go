@@ -345,19 +345,19 @@ func connectionError(endpoint string, err error) error {
 	)
 	switch {
 	case errors.As(err, &verify):
-		return &tlsError{endpoint: endpoint, field: fieldCACert, err: verify}
+		return &tlsError{endpoint: endpoint, field: FieldCACert, err: verify}
 	case errors.As(err, &header):
-		return &tlsError{endpoint: endpoint, field: fieldEndpoints, err: header}
+		return &tlsError{endpoint: endpoint, field: FieldEndpoints, err: header}
 	case errors.As(err, &op) && op.Op == "remote error":
 		// crypto/tls reports an alert the server sent as a *net.OpError
 		// with this Op. A server sends one in the handshake when it
 		// refuses what this client offered, which is the client's
 		// certificate: the client's own check of the server comes first,
 		// above.
-		return &tlsError{endpoint: endpoint, field: fieldCert, err: op}
+		return &tlsError{endpoint: endpoint, field: FieldCert, err: op}
 	}
 	if err == errHandshakeHungUp {
-		return &tlsError{endpoint: endpoint, field: fieldEndpoints,
+		return &tlsError{endpoint: endpoint, field: FieldEndpoints,
 			err: fmt.Errorf("%w (if it serves plain HTTP, give it as http://)", err)}
 	}
 	if strings.HasPrefix(endpoint, "http://") && (err == errNotGRPC || err == errHungUp) {
@@ -382,7 +382,7 @@ func (e *endpointError) Unwrap() error { return e.err }
 // when it does not speak TLS at all.
 type tlsError struct {
 	endpoint string
-	field    connField
+	field    ConnField
 	err      error
 }
 
@@ -393,11 +393,11 @@ func (e *tlsError) Error() string { return e.text("") }
 func (e *tlsError) text(name string) string {
 	what := "the handshake failed"
 	switch e.field {
-	case fieldCACert:
+	case FieldCACert:
 		what = "the server's certificate was not verified"
-	case fieldCert:
+	case FieldCert:
 		what = "the server refused the client's certificate (or its absence)"
-	case fieldEndpoints:
+	case FieldEndpoints:
 		what = "the endpoint does not speak TLS"
 	}
 	if name != "" {

@@ -9,18 +9,18 @@ import (
 	"os"
 )
 
-// maxFlagFile bounds what gen reads of a file a flag names (a CA bundle,
+// MaxFlagFile bounds what gen reads of a file a flag names (a CA bundle,
 // a client certificate or key): the system's whole CA bundle is some
 // 200 KiB.
-const maxFlagFile = 1 << 20
+const MaxFlagFile = 1 << 20
 
-// readFlagFile reads the file that flag names: a regular file of at most
+// ReadFlagFile reads the file that flag names: a regular file of at most
 // limit bytes. It opens the file so that the open cannot block (a named
 // pipe with no writer, a terminal) and refuses anything but a regular
 // file, so that the tool never waits on a pipe before its first request,
 // and never reads without end (a device, a file that keeps growing). The
 // error names the flag and what is wrong.
-func readFlagFile(flag, path string, limit int64) ([]byte, error) {
+func ReadFlagFile(flag, path string, limit int64) ([]byte, error) {
 	f, err := openNonBlocking(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: cannot be read: %w", flag, path, bareError(err))

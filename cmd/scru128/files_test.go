@@ -54,8 +54,8 @@ func TestFilesThatBlockOrNeverEnd(t *testing.T) {
 		} {
 			stderr, status := genWithin(t, time.Second, append([]string{"-etcd", unreachable}, tc.args...)...)
 			want := tc.flag + " " + `"` + f.path + `": ` + f.want
-			if status != exitUsage || !strings.Contains(stderr, want) {
-				t.Errorf("%s as %s: status %d, stderr %q; want %d and %q", name, tc.flag, status, stderr, exitUsage, want)
+			if status != ExitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%s as %s: status %d, stderr %q; want %d and %q", name, tc.flag, status, stderr, ExitUsage, want)
 			}
 		}
 	}
@@ -66,8 +66,8 @@ func TestFilesThatBlockOrNeverEnd(t *testing.T) {
 		"a 2 GiB file": "is not a node spec: it is over 1024 bytes",
 	} {
 		stderr, status := genWithin(t, time.Second, "-node", "1/8", "-state", bad[name].path)
-		if status != exitFailure || !strings.Contains(stderr, want) {
-			t.Errorf("%s as -state: status %d, stderr %q; want %d and %q", name, status, stderr, exitFailure, want)
+		if status != ExitFailure || !strings.Contains(stderr, want) {
+			t.Errorf("%s as -state: status %d, stderr %q; want %d and %q", name, status, stderr, ExitFailure, want)
 		}
 	}
 	// A named pipe where the lock file goes.
@@ -76,8 +76,8 @@ func TestFilesThatBlockOrNeverEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr, status := genWithin(t, time.Second, "-node", "1/8", "-state", state)
-	if want := "it is a named pipe, not a regular file"; status != exitFailure || !strings.Contains(stderr, want) {
-		t.Errorf("a named pipe as the lock file: status %d, stderr %q; want %d and %q", status, stderr, exitFailure, want)
+	if want := "it is a named pipe, not a regular file"; status != ExitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("a named pipe as the lock file: status %d, stderr %q; want %d and %q", status, stderr, ExitFailure, want)
 	}
 }
 
@@ -95,8 +95,8 @@ func TestKeyFileFaultsNameTheKeyFlag(t *testing.T) {
 		"a missing key": {filepath.Join(dir, "nope"), `-etcd-key "` + filepath.Join(dir, "nope") + `": cannot be read`},
 	} {
 		stderr, status := genWithin(t, time.Second, "-etcd", unreachable, "-etcd-cert", cert, "-etcd-key", tc.key)
-		if status != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "-etcd-cert \"") {
-			t.Errorf("%s: status %d, stderr %q; want %d and %q", name, status, stderr, exitUsage, tc.want)
+		if status != ExitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "-etcd-cert \"") {
+			t.Errorf("%s: status %d, stderr %q; want %d and %q", name, status, stderr, ExitUsage, tc.want)
 		}
 	}
 }

@@ -65,19 +65,19 @@ func isBoolFlag(f *flag.Flag) bool {
 // parseCommandFlags is parseFlags for a command: on -h it prints usage to
 // stdout and on a bad flag it reports a usage error, returning the exit
 // status and ok false in both cases.
-func parseCommandFlags(e *env, name, usage string, fs *flag.FlagSet, args []string) (positional []string, status int, ok bool) {
+func parseCommandFlags(e *Env, name, usage string, fs *flag.FlagSet, args []string) (positional []string, status int, ok bool) {
 	positional, err := parseFlags(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return nil, printUsage(e, usage), false
 	case err != nil:
-		return nil, usageFailure(e, name, err.Error()), false
+		return nil, UsageFailure(e, name, err.Error()), false
 	}
-	return positional, exitOK, true
+	return positional, ExitOK, true
 }
 
-// wasSet reports whether the flag name appeared on the command line.
-func wasSet(fs *flag.FlagSet, name string) bool {
+// WasSet reports whether the flag name appeared on the command line.
+func WasSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set

@@ -149,7 +149,7 @@ func newGenFlags() (*flag.FlagSet, *genFlags) {
 	}
 }
 
-func runGen(args []string, e *env) int {
+func runGen(args []string, e *Env) int {
 	fs, flags := newGenFlags()
 	rest, status, ok := parseCommandFlags(e, "gen", genUsage, fs, args)
 	if !ok {
@@ -157,7 +157,7 @@ func runGen(args []string, e *env) int {
 	}
 	p, err := flags.plan(fs, rest)
 	if err != nil {
-		return usageFailure(e, "gen", err.Error())
+		return UsageFailure(e, "gen", err.Error())
 	}
 	return p.run(e)
 }
@@ -185,7 +185,7 @@ func (g *genFlags) plan(fs *flag.FlagSet, rest []string) (*genPlan, error) {
 	switch {
 	case *g.n < 0:
 		return nil, fmt.Errorf("-n %d: want 0 or more", *g.n)
-	case *g.stream && wasSet(fs, "n"):
+	case *g.stream && WasSet(fs, "n"):
 		return nil, errors.New("-n and -stream exclude each other")
 	case *g.stream:
 		p.count = -1
@@ -229,12 +229,12 @@ func (g *genFlags) plan(fs *flag.FlagSet, rest []string) (*genPlan, error) {
 }
 
 // run mints and prints the IDs, and returns the exit status.
-func (p *genPlan) run(e *env) int {
+func (p *genPlan) run(e *Env) int {
 	// Signals are caught from the start, so that one that comes while a
 	// node ID is leased still ends gen within signalGrace.
 	stop, release := watchSignals(e)
 	defer release()
-	var n node
+	var n Node
 	if p.format.node {
 		var status int
 		if n, status = openNode(e, p.node, stop, p.atMillis != 0); n == nil {
@@ -243,16 +243,16 @@ func (p *genPlan) run(e *env) int {
 	} else {
 		// Nothing to finish but the output: a run blocked writing to a
 		// reader that does not keep up may end mid-wait.
-		stop.setAbandon(stop.status)
+		stop.SetAbandon(stop.Status)
 	}
 	status := p.printIDs(e, n, stop)
 	if n != nil {
-		if s := n.finish(e, stop, p.atMillis != 0); status == exitOK {
+		if s := n.Finish(e, stop, p.atMillis != 0); status == ExitOK {
 			status = s
 		}
 	}
-	if stop.stopped() {
-		return stop.status()
+	if stop.Stopped() {
+		return stop.Status()
 	}
 	return status
 }
@@ -272,14 +272,14 @@ func outputBuffer(w io.Writer) int {
 
 // printIDs writes the IDs to stdout; what stopped it, other than a signal
 // or a closed stdout, is reported. It returns the exit status.
-func (p *genPlan) printIDs(e *env, n node, stop *stopper) int {
+func (p *genPlan) printIDs(e *Env, n Node, stop *Stopper) int {
 	opts := mintOptions{out: p.out, atMillis: p.atMillis, node: n}
 	if p.count >= 0 {
 		opts.batch = int(min(p.count, 1<<16))
 	}
 	m, err := p.format.id.newMinter(opts)
 	if err != nil {
-		return failure(e, fmt.Errorf("%s: %s", p.format.name, reason(err)))
+		return Failure(e, fmt.Errorf("%s: %s", p.format.name, Reason(err)))
 	}
 	out := bufio.NewWriterSize(e.stdout, outputBuffer(e.stdout))
 	c := startControl(stop)
@@ -290,14 +290,14 @@ func (p *genPlan) printIDs(e *env, n node, stop *stopper) int {
 	stop.writing.Store(true)
 	flushErr := out.Flush()
 	stop.writing.Store(false)
-	if flushErr != nil && (err == nil || errors.Is(err, errInterrupted)) {
+	if flushErr != nil && (err == nil || errors.Is(err, ErrInterrupted)) {
 		err = fmt.Errorf("%w: %w", errWrite, flushErr)
 	}
 	switch {
-	case err == nil || isClosedPipe(err) || errors.Is(err, errInterrupted):
-		return exitOK
+	case err == nil || isClosedPipe(err) || errors.Is(err, ErrInterrupted):
+		return ExitOK
 	case errors.Is(err, errWrite):
-		return failure(e, err)
+		return Failure(e, err)
 	}
-	return failure(e, fmt.Errorf("minting %s IDs: %s", p.format.name, reason(err)))
+	return Failure(e, fmt.Errorf("minting %s IDs: %s", p.format.name, Reason(err)))
 }

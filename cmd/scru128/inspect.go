@@ -56,7 +56,7 @@ func newInspectFlags() (fs *flag.FlagSet, name *string, local *bool) {
 	return fs, fs.String("format", "", ""), fs.Bool("local", false, "")
 }
 
-func runInspect(args []string, e *env) int {
+func runInspect(args []string, e *Env) int {
 	flags, name, local := newInspectFlags()
 	ids, status, ok := parseCommandFlags(e, "inspect", inspectUsage, flags, args)
 	if !ok {
@@ -66,7 +66,7 @@ func runInspect(args []string, e *env) int {
 	if *name != "" {
 		f, ok := formatByName(*name)
 		if !ok {
-			return usageFailure(e, "inspect", unknownFormat(*name))
+			return UsageFailure(e, "inspect", unknownFormat(*name))
 		}
 		ins.forced = f
 	}
@@ -89,7 +89,7 @@ func runInspect(args []string, e *env) int {
 // inspector prints one JSON line per valid ID and reports the others on
 // stderr, keeping both in input order.
 type inspector struct {
-	e       *env
+	e       *Env
 	out     *bufio.Writer
 	forced  *format // -format, or nil
 	loc     *time.Location
@@ -119,7 +119,7 @@ func (ins *inspector) inspect(text []byte, n, line int) bool {
 		if !ins.flush() {
 			return false
 		}
-		warn(ins.e, fmt.Sprintf("%s%s: %v", where, quoteInput(text, n), err))
+		Warn(ins.e, fmt.Sprintf("%s%s: %v", where, quoteInput(text, n), err))
 		return true
 	}
 	out, err := d.appendJSON(ins.out.AvailableBuffer(), ins.loc)
@@ -134,7 +134,7 @@ func (ins *inspector) inspect(text []byte, n, line int) bool {
 		if !ins.flush() {
 			return false
 		}
-		warn(ins.e, fmt.Sprintf("warning: %s%s: %s", where, quoteInput(text, n), hint))
+		Warn(ins.e, fmt.Sprintf("warning: %s%s: %s", where, quoteInput(text, n), hint))
 	}
 	return true
 }
@@ -183,14 +183,14 @@ func (ins *inspector) finish() int {
 	switch err := ins.failed; {
 	case err == nil || isClosedPipe(err):
 	case errors.Is(err, errReading):
-		return failure(ins.e, err)
+		return Failure(ins.e, err)
 	default:
-		return failure(ins.e, fmt.Errorf("writing output: %w", err))
+		return Failure(ins.e, fmt.Errorf("writing output: %w", err))
 	}
 	if ins.invalid {
-		return exitFailure
+		return ExitFailure
 	}
-	return exitOK
+	return ExitOK
 }
 
 var errReading = errors.New("reading stdin")
@@ -254,7 +254,7 @@ type invalidIDError struct {
 }
 
 func (e *invalidIDError) Error() string {
-	return "not a valid " + e.format.name + " ID: " + reason(e.err)
+	return "not a valid " + e.format.name + " ID: " + Reason(e.err)
 }
 
 func (e *invalidIDError) Unwrap() error { return e.err }

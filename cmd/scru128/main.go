@@ -116,7 +116,7 @@ func main() {
 		// own: the tool reports what fails, in its words.
 		grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io.Discard))
 	}
-	os.Exit(run(os.Args[1:], &env{
+	os.Exit(run(os.Args[1:], &Env{
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
 		stderr: os.Stderr,
@@ -126,9 +126,9 @@ func main() {
 	}))
 }
 
-// env is what a command may touch of the outside world, so tests can run
+// Env is what a command may touch of the outside world, so tests can run
 // the whole program in-process.
-type env struct {
+type Env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
@@ -158,7 +158,7 @@ func notifyEnding(c chan<- os.Signal) {
 
 // interrupts returns a channel on which the signals that end a run arrive
 // from now on: SIGINT, SIGTERM, SIGHUP and the others of endingSignals.
-func (e *env) interrupts() <-chan os.Signal {
+func (e *Env) interrupts() <-chan os.Signal {
 	c := make(chan os.Signal, 2)
 	if e.notify != nil {
 		e.notify(c)
@@ -168,9 +168,9 @@ func (e *env) interrupts() <-chan os.Signal {
 
 // Exit statuses; a signal that ends gen gives 128 plus its number.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
 )
 
 // command is one subcommand: its name, its usage text, what it runs, and a
@@ -178,7 +178,7 @@ const (
 type command struct {
 	name  string
 	usage string
-	run   func(args []string, e *env) int
+	run   func(args []string, e *Env) int
 	flags func() *flag.FlagSet
 }
 
@@ -224,7 +224,7 @@ func commandNames() string {
 // run is the whole program; it returns the exit status. With no arguments
 // it is gen, and with IDs instead of a command, inspect, as uuidgen and
 // ulid do.
-func run(args []string, e *env) int {
+func run(args []string, e *Env) int {
 	if len(args) == 0 {
 		return runGen(nil, e)
 	}
@@ -242,20 +242,20 @@ func run(args []string, e *env) int {
 		return runInspect(args, e)
 	}
 	if len(args[0]) > 1 && args[0][0] == '-' {
-		return usageFailure(e, "", fmt.Sprintf("unknown flag %q: flags follow a command or the IDs to inspect, "+
+		return UsageFailure(e, "", fmt.Sprintf("unknown flag %q: flags follow a command or the IDs to inspect, "+
 			"as in scru128 gen -n 5 or scru128 ID -format ulid", args[0]))
 	}
 	msg := fmt.Sprintf("unknown command %q (want %s, or IDs to inspect: %s)", args[0], commandNames(), idLengths())
 	if hint := strayHint("", args[0]); hint != "" {
 		msg += "; " + hint
 	}
-	return usageFailure(e, "", msg)
+	return UsageFailure(e, "", msg)
 }
 
 // helpUsage is filled in init, from the commands.
 var helpUsage string
 
-func runHelp(args []string, e *env) int {
+func runHelp(args []string, e *Env) int {
 	args, status, ok := parseCommandFlags(e, "help", helpUsage, newFlagSet("help"), args)
 	if !ok {
 		return status
@@ -267,22 +267,22 @@ func runHelp(args []string, e *env) int {
 		if cmd, ok := commandByName(args[0]); ok {
 			return printUsage(e, cmd.usage)
 		}
-		return usageFailure(e, "help", fmt.Sprintf("unknown command %q (want %s)", args[0], commandNames()))
+		return UsageFailure(e, "help", fmt.Sprintf("unknown command %q (want %s)", args[0], commandNames()))
 	}
-	return usageFailure(e, "help", "give at most one command")
+	return UsageFailure(e, "help", "give at most one command")
 }
 
 // printUsage writes a usage text asked for with -h or help to stdout.
-func printUsage(e *env, text string) int {
+func printUsage(e *Env, text string) int {
 	if _, err := io.WriteString(e.stdout, text); err != nil && !isClosedPipe(err) {
-		return failure(e, fmt.Errorf("writing output: %w", err))
+		return Failure(e, fmt.Errorf("writing output: %w", err))
 	}
-	return exitOK
+	return ExitOK
 }
 
-// usageFailure reports a usage error on stderr, with the reason and where to
+// UsageFailure reports a usage error on stderr, with the reason and where to
 // read the usage, and returns exitUsage. cmd is the subcommand, or "".
-func usageFailure(e *env, cmd, reason string) int {
+func UsageFailure(e *Env, cmd, reason string) int {
 	prefix, help := "scru128: ", "scru128 help"
 	switch cmd {
 	case "":
@@ -291,29 +291,29 @@ func usageFailure(e *env, cmd, reason string) int {
 	default:
 		prefix, help = "scru128 "+cmd+": ", "scru128 "+cmd+" -h"
 	}
-	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, printable(reason), help)
-	return exitUsage
+	fmt.Fprintf(e.stderr, "%s%s\nRun '%s' for usage.\n", prefix, Printable(reason), help)
+	return ExitUsage
 }
 
-// failure reports err on stderr and returns exitFailure.
-func failure(e *env, err error) int {
-	warn(e, err.Error())
-	return exitFailure
+// Failure reports err on stderr and returns exitFailure.
+func Failure(e *Env, err error) int {
+	Warn(e, err.Error())
+	return ExitFailure
 }
 
-// warn writes one line to stderr with the program's prefix.
-func warn(e *env, msg string) {
-	fmt.Fprintf(e.stderr, "scru128: %s\n", printable(msg))
+// Warn writes one line to stderr with the program's prefix.
+func Warn(e *Env, msg string) {
+	fmt.Fprintf(e.stderr, "scru128: %s\n", Printable(msg))
 }
 
-// printable returns a message as one line of printable text: what it
+// Printable returns a message as one line of Printable text: what it
 // quotes from elsewhere (etcd's answers, keys, file names) may hold
 // control characters, which would recolour or clear the terminal (ANSI
 // escapes), overwrite the line (a carriage return), break it, or reorder
 // it (bidirectional overrides). Each such character, and each byte of
 // invalid UTF-8, is shown escaped as Go writes it in a quoted string
 // (\x1b, \r, \u202e).
-func printable(msg string) string {
+func Printable(msg string) string {
 	clean := true
 	for _, r := range msg {
 		if !isPrintable(r) {
@@ -353,18 +353,18 @@ func isClosedPipe(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
-// reason words err for a message of the tool's, after its own prefix and
+// Reason words err for a message of the tool's, after its own prefix and
 // context: from the values of the errors it knows (a format's invalid
 // character or value out of range, a rejected node spec), and otherwise
 // err's own text, whole. The internal packages behind -etcd word their
 // errors without a package prefix for this; the format packages' other
 // errors, which the tool does not expect, keep theirs, which names the
 // format.
-func reason(err error) string {
+func Reason(err error) string {
 	if spec := (*scru64.NodeSpecError)(nil); errors.As(err, &spec) {
 		s := "invalid node spec " + strconv.Quote(spec.Input) + ": " + spec.Reason
 		if spec.Err != nil {
-			s += ": " + reason(spec.Err)
+			s += ": " + Reason(spec.Err)
 		}
 		return s + " (want a node ID and its size, 42/8 or 0xb00/12, or an ID to continue after and the size, 0u375nxqh5cq/8)"
 	}

@@ -30,9 +30,9 @@ import (
 
 // testEnv returns an env with the given stdin and environment variables
 // (none by default, whatever the test process has).
-func testEnv(stdin string, vars map[string]string) (*env, *bytes.Buffer, *bytes.Buffer) {
+func testEnv(stdin string, vars map[string]string) (*Env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	return &env{
+	return &Env{
 		stdin:  strings.NewReader(stdin),
 		stdout: &out,
 		stderr: &errOut,
@@ -151,8 +151,8 @@ func containsLibraryPrefix(s string) bool {
 }
 
 // idleStopper returns a stopper no signal reaches.
-func idleStopper() *stopper {
-	return &stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
+func idleStopper() *Stopper {
+	return &Stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
 }
 
 func TestHelpGoesToStdoutWithStatus0(t *testing.T) {
@@ -297,7 +297,7 @@ func TestInspectLegacyStream(t *testing.T) {
 // that reading (it is one), but warns on stderr, after the object.
 func TestInspectWarnsOfForeignUUIDs(t *testing.T) {
 	var both bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: func(string) string { return "" }}
+	e := &Env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: func(string) string { return "" }}
 	const v4 = "7d444840-9dc0-4d2d-8e2f-5f0a6b2e3c4d" // version nibble 4, variant bits 10
 	if status := run([]string{"inspect", v4}, e); status != 0 {
 		t.Fatalf("status %d: %s", status, both.String())
@@ -537,7 +537,7 @@ func TestInspectErrorsCarryOnePrefixAndTheInput(t *testing.T) {
 func TestInspectKeepsInputOrder(t *testing.T) {
 	in := "0372hg16csmsm50l8dikcvukc\n\nnot-an-id\n  0372ijojuxuhjsfkeryi2mrtm \r\nf5lxx1zz5pnorynqglhzmsp34\n0u375nxqh5cq"
 	var both bytes.Buffer
-	e := &env{stdin: strings.NewReader(in), stdout: &both, stderr: &both, getenv: func(string) string { return "" }}
+	e := &Env{stdin: strings.NewReader(in), stdout: &both, stderr: &both, getenv: func(string) string { return "" }}
 	if status := run([]string{"inspect"}, e); status != 1 {
 		t.Fatalf("status %d, want 1", status)
 	}
@@ -633,7 +633,7 @@ func TestWriteFailuresAreReported(t *testing.T) {
 		{"gen"}, {"gen", "-n", "100000"}, {"inspect", "0372hg16csmsm50l8dikcvukc"}, {"version"}, {"help"}, {"gen", "-h"},
 	} {
 		var errOut bytes.Buffer
-		e := &env{stdin: strings.NewReader(""), stdout: &failingWriter{limit: 10, err: enospc}, stderr: &errOut, getenv: os.Getenv}
+		e := &Env{stdin: strings.NewReader(""), stdout: &failingWriter{limit: 10, err: enospc}, stderr: &errOut, getenv: os.Getenv}
 		status := run(args, e)
 		if status != 1 || errOut.String() != "scru128: writing output: write /dev/stdout: no space left on device\n" {
 			t.Errorf("%q: status %d, stderr %q", args, status, errOut.String())
@@ -646,7 +646,7 @@ func TestClosedPipeEndsQuietly(t *testing.T) {
 	for _, args := range [][]string{{"gen", "-stream"}, {"gen", "-n", "1000000"}, {"inspect"}} {
 		var errOut bytes.Buffer
 		in := strings.Repeat("0372hg16csmsm50l8dikcvukc\n", 100_000)
-		e := &env{stdin: strings.NewReader(in), stdout: &failingWriter{limit: 1 << 20, err: epipe}, stderr: &errOut, getenv: os.Getenv}
+		e := &Env{stdin: strings.NewReader(in), stdout: &failingWriter{limit: 1 << 20, err: epipe}, stderr: &errOut, getenv: os.Getenv}
 		if status := run(args, e); status != 0 || errOut.Len() != 0 {
 			t.Errorf("%q: status %d, stderr %q", args, status, errOut.String())
 		}
@@ -658,7 +658,7 @@ func TestClosedPipeEndsQuietly(t *testing.T) {
 func TestMintFailureFlushesFirst(t *testing.T) {
 	last := fmt.Sprint(uint64(ulidflake.DefaultEpochMillis + ulidflake.MaxTimestamp))
 	var both bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: os.Getenv}
+	e := &Env{stdin: strings.NewReader(""), stdout: &both, stderr: &both, getenv: os.Getenv}
 	status := run([]string{"gen", "-format", "ulidflake", "-time", last, "-n", "100000"}, e)
 	ls := lines(both.String())
 	// The millisecond's random part starts anywhere in its range and grows
@@ -795,7 +795,7 @@ func TestSlowStreamIsFlushedEvery100ms(t *testing.T) {
 
 func TestInterruptStopsGen(t *testing.T) {
 	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: os.Getenv,
+	e := &Env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: os.Getenv,
 		notify: func(c chan<- os.Signal) { time.AfterFunc(50*time.Millisecond, func() { c <- os.Interrupt }) }}
 	status := run([]string{"gen", "-stream"}, e)
 	if status != 130 || errOut.Len() != 0 || out.Len() == 0 || !strings.HasSuffix(out.String(), "\n") || out.Len()%26 != 0 {

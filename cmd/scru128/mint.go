@@ -31,7 +31,7 @@ type minter interface {
 
 var (
 	errWouldWait   = errors.New("minting has to wait")
-	errInterrupted = errors.New("interrupted")
+	ErrInterrupted = errors.New("interrupted")
 )
 
 // mintOptions are gen's choices that shape a minter.
@@ -42,7 +42,7 @@ type mintOptions struct {
 	// generator accepts time 0, so gen never passes it for -time.
 	atMillis int64
 	// node is the node ID of a format minted under one (format.node).
-	node node
+	node Node
 }
 
 // idMinter is the minter of one format's ID type T.
@@ -137,7 +137,7 @@ func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 		if c.attention.Load() {
 			c.attention.Store(false)
 			if c.stopped.Load() {
-				return errInterrupted
+				return ErrInterrupted
 			}
 			if err := flush(); err != nil {
 				return err
@@ -172,12 +172,12 @@ func writeIDs(w *bufio.Writer, n int64, m minter, c *control) error {
 type control struct {
 	attention atomic.Bool
 	stopped   atomic.Bool
-	stop      *stopper
+	stop      *Stopper
 	done      chan struct{}
 	exited    chan struct{}
 }
 
-func startControl(stop *stopper) *control {
+func startControl(stop *Stopper) *control {
 	c := &control{stop: stop, done: make(chan struct{}), exited: make(chan struct{})}
 	go func() {
 		defer close(c.exited)
@@ -229,8 +229,8 @@ const (
 // that exiting while blocked on a slow reader leaves whole lines only.
 const pipeBuf = 4096
 
-// stopper is the first of endingSignals to reach a gen run, once it comes.
-type stopper struct {
+// Stopper is the first of endingSignals to reach a gen run, once it comes.
+type Stopper struct {
 	done        chan struct{} // closed when the signal comes
 	expired     chan struct{} // closed signalGrace later
 	etcdExpired chan struct{} // closed etcdGrace later
@@ -249,8 +249,8 @@ type stopper struct {
 
 // watchSignals returns a stopper for the signals e delivers from now on,
 // and a function that stops watching.
-func watchSignals(e *env) (s *stopper, release func()) {
-	s = &stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
+func watchSignals(e *Env) (s *Stopper, release func()) {
+	s = &Stopper{done: make(chan struct{}), expired: make(chan struct{}), etcdExpired: make(chan struct{}), quit: make(chan struct{})}
 	signals := e.interrupts()
 	go func() {
 		select {
@@ -273,10 +273,10 @@ func watchSignals(e *env) (s *stopper, release func()) {
 	}
 }
 
-// setAbandon lets gen exit hardStop after a signal if the run has not
+// SetAbandon lets gen exit hardStop after a signal if the run has not
 // ended by then, with the status abandon returns after saying what it must.
 // A run that sets none is waited for.
-func (s *stopper) setAbandon(abandon func() int) {
+func (s *Stopper) SetAbandon(abandon func() int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.abandon = abandon
@@ -284,7 +284,7 @@ func (s *stopper) setAbandon(abandon func() int) {
 
 // stopHard ends the process unless the run has ended, or asked to be
 // waited for.
-func (s *stopper) stopHard(e *env) {
+func (s *Stopper) stopHard(e *Env) {
 	s.mu.Lock()
 	abandon := s.abandon
 	if s.released || abandon == nil {
@@ -300,12 +300,12 @@ func (s *stopper) stopHard(e *env) {
 	case code := <-status:
 		e.exit(code)
 	case <-time.After(100 * time.Millisecond):
-		e.exit(s.status())
+		e.exit(s.Status())
 	}
 }
 
-// stopped reports whether the signal has come.
-func (s *stopper) stopped() bool {
+// Stopped reports whether the signal has come.
+func (s *Stopper) Stopped() bool {
 	select {
 	case <-s.done:
 		return true
@@ -314,18 +314,18 @@ func (s *stopper) stopped() bool {
 	}
 }
 
-// status is the exit status for the signal: 128 plus its number, as a
+// Status is the exit Status for the signal: 128 plus its number, as a
 // shell reports a process the signal ended.
-func (s *stopper) status() int {
+func (s *Stopper) Status() int {
 	if sig, ok := s.sig.(syscall.Signal); ok {
 		return 128 + int(sig)
 	}
 	return 128 + int(syscall.SIGINT)
 }
 
-// context returns a context that ends after timeout, or etcdGrace after a
+// Context returns a Context that ends after timeout, or etcdGrace after a
 // signal, whichever comes first.
-func (s *stopper) context(timeout time.Duration) (context.Context, context.CancelFunc) {
+func (s *Stopper) Context(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	go func() {
 		select {

@@ -22,7 +22,7 @@ import (
 // nodeFlags are gen's flags of a format minted under a node ID.
 type nodeFlags struct {
 	spec, statePath *string
-	etcd            etcdFlags
+	etcd            EtcdFlags
 }
 
 // check returns what is wrong with the node flags for a run of format f,
@@ -30,15 +30,15 @@ type nodeFlags struct {
 func (n nodeFlags) check(fs *flag.FlagSet, f *format, backfill bool) error {
 	if !f.node {
 		for _, name := range append([]string{"node", "state"}, etcdFlagNames()...) {
-			if wasSet(fs, name) {
+			if WasSet(fs, name) {
 				return fmt.Errorf("-%s applies to %s only", name, formatNames("-format ", "or", func(f *format) bool { return f.node }))
 			}
 		}
 		return nil
 	}
-	if *n.etcd.endpoints == "" {
+	if *n.etcd.Endpoints == "" {
 		for _, name := range etcdFlagNames()[1:] {
-			if wasSet(fs, name) {
+			if WasSet(fs, name) {
 				return fmt.Errorf("-%s needs -etcd", name)
 			}
 		}
@@ -49,22 +49,22 @@ func (n nodeFlags) check(fs *flag.FlagSet, f *format, backfill bool) error {
 		return errors.New("-etcd leases the node ID: it excludes -node and -state")
 	case backfill:
 		return errors.New("-etcd mints at the clock's time: it excludes -time (backfill with -node instead)")
-	case *n.etcd.size < 1 || *n.etcd.size > 23:
-		return fmt.Errorf("-etcd-size %d: want 1 to 23", *n.etcd.size)
+	case *n.etcd.Size < 1 || *n.etcd.Size > 23:
+		return fmt.Errorf("-etcd-size %d: want 1 to 23", *n.etcd.Size)
 	}
 	return nil
 }
 
-// node is the node ID a run mints under.
-type node interface {
-	// generate mints an ID stamped with the clock; it returns
+// Node is the Node ID a run mints under.
+type Node interface {
+	// Generate mints an ID stamped with the clock; it returns
 	// scru64.ErrClockRollback when the stream has to wait for the clock.
-	generate() (scru64.ID, error)
-	// backfill returns how a gen -time run mints, from atMillis on.
-	backfill(atMillis int64) func() (scru64.ID, error)
-	// finish does what must follow the last ID and returns an exit status.
+	Generate() (scru64.ID, error)
+	// Backfill returns how a gen -time run mints, from atMillis on.
+	Backfill(atMillis int64) func() (scru64.ID, error)
+	// Finish does what must follow the last ID and returns an exit status.
 	// It returns within signalGrace of a signal.
-	finish(e *env, stop *stopper, backfill bool) int
+	Finish(e *Env, stop *Stopper, backfill bool) int
 }
 
 // openNode returns the node of the flags, or nil and an exit status after
@@ -73,8 +73,8 @@ type node interface {
 // A node whose last ID is ahead of the clock makes a run stamped by the
 // clock wait; gen says so, and refuses a wait past maxClockWait (see
 // checkClockWait). A backfill run (-time) does not wait for the clock.
-func openNode(e *env, flags nodeFlags, stop *stopper, backfill bool) (node, int) {
-	if *flags.etcd.endpoints != "" {
+func openNode(e *Env, flags nodeFlags, stop *Stopper, backfill bool) (Node, int) {
+	if *flags.etcd.Endpoints != "" {
 		return acquireNode(e, flags.etcd, stop)
 	}
 	return openLocalNode(e, *flags.spec, *flags.statePath, backfill)
@@ -83,12 +83,12 @@ func openNode(e *env, flags nodeFlags, stop *stopper, backfill bool) (node, int)
 // mintSCRU64 is the SCRU64 format's minting, under the run's node.
 func mintSCRU64(o mintOptions) (*idMinter[scru64.ID], error) {
 	if o.atMillis != 0 {
-		return &idMinter[scru64.ID]{next: o.node.backfill(o.atMillis)}, nil
+		return &idMinter[scru64.ID]{next: o.node.Backfill(o.atMillis)}, nil
 	}
 	// Minting fails with ErrClockRollback when the counter has run so far
 	// ahead of the clock (or the clock has gone back so far) that the
 	// stream has to wait; gen flushes its output first.
-	generate := o.node.generate
+	generate := o.node.Generate
 	return &idMinter[scru64.ID]{
 		next: func() (scru64.ID, error) {
 			id, err := generate()
@@ -105,7 +105,7 @@ func mintSCRU64(o mintOptions) (*idMinter[scru64.ID], error) {
 				}
 				select {
 				case <-stop:
-					return 0, errInterrupted
+					return 0, ErrInterrupted
 				case <-time.After(16 * time.Millisecond):
 				}
 			}
@@ -145,7 +145,7 @@ const allowanceTicks = scru64.DefaultRollbackAllowance >> 8
 // openLocalNode makes the node from -node (or the environment) and the
 // -state file, which it locks for the run. It returns nil and an exit
 // status after reporting an error.
-func openLocalNode(e *env, flagSpec, statePath string, backfill bool) (node, int) {
+func openLocalNode(e *Env, flagSpec, statePath string, backfill bool) (Node, int) {
 	source := "-node"
 	if flagSpec == "" {
 		flagSpec, source = e.getenv(scru64.NodeSpecEnv), scru64.NodeSpecEnv
@@ -155,52 +155,52 @@ func openLocalNode(e *env, flagSpec, statePath string, backfill bool) (node, int
 	if flagSpec != "" {
 		var err error
 		if spec, err = scru64.ParseNodeSpec(flagSpec); err != nil {
-			return nil, usageFailure(e, "gen", source+": "+reason(err))
+			return nil, UsageFailure(e, "gen", source+": "+Reason(err))
 		}
 	}
 	noSpec := func() int {
-		return usageFailure(e, "gen", "-format scru64 needs a node spec: pass -node, such as -node 42/8, or set "+scru64.NodeSpecEnv)
+		return UsageFailure(e, "gen", "-format scru64 needs a node spec: pass -node, such as -node 42/8, or set "+scru64.NodeSpecEnv)
 	}
 	if statePath == "" {
 		if spec.IsZero() {
 			return nil, noSpec()
 		}
-		if status := clockNotice(e, spec, backfill); status != exitOK {
+		if status := ClockNotice(e, spec, backfill); status != ExitOK {
 			return nil, status
 		}
-		return &localNode{gen: scru64.NewGenerator(spec), start: spec, raiseAt: scru64.MaxTimestamp}, exitOK
+		return &localNode{gen: scru64.NewGenerator(spec), start: spec, raiseAt: scru64.MaxTimestamp}, ExitOK
 	}
 	if _, err := os.Lstat(statePath); spec.IsZero() && errors.Is(err, fs.ErrNotExist) {
 		return nil, noSpec() // before the lock file is made, for nothing
 	}
 	state, err := openStateFile(statePath)
 	if err != nil {
-		return nil, failure(e, err)
+		return nil, Failure(e, err)
 	}
 	stateSpec, found, err := state.read()
 	switch {
 	case err != nil:
 		state.close()
-		return nil, failure(e, err)
+		return nil, Failure(e, err)
 	case !found && spec.IsZero(): // a link to no file yet, or a file just removed
 		state.close()
 		return nil, noSpec()
 	case found && !spec.IsZero() && (spec.NodeID() != stateSpec.NodeID() || spec.NodeIDSize() != stateSpec.NodeIDSize()):
 		state.close()
-		return nil, usageFailure(e, "gen", fmt.Sprintf(
+		return nil, UsageFailure(e, "gen", fmt.Sprintf(
 			"the state file %s continues node %d/%d, but %s names node %d/%d",
 			state.name(), stateSpec.NodeID(), stateSpec.NodeIDSize(), source, spec.NodeID(), spec.NodeIDSize()))
 	case found:
 		spec = stateSpec
 	}
-	if status := clockNotice(e, spec, backfill); status != exitOK {
+	if status := ClockNotice(e, spec, backfill); status != ExitOK {
 		state.close()
 		return nil, status
 	}
-	return &localNode{gen: scru64.NewGenerator(spec), start: spec, state: state}, exitOK
+	return &localNode{gen: scru64.NewGenerator(spec), start: spec, state: state}, ExitOK
 }
 
-func (n *localNode) generate() (scru64.ID, error) {
+func (n *localNode) Generate() (scru64.ID, error) {
 	id, err := n.gen.Generate()
 	if err == nil && id.Timestamp() > n.raiseAt {
 		err = n.raise(id, true)
@@ -208,7 +208,7 @@ func (n *localNode) generate() (scru64.ID, error) {
 	return id, err
 }
 
-func (n *localNode) backfill(atMillis int64) func() (scru64.ID, error) {
+func (n *localNode) Backfill(atMillis int64) func() (scru64.ID, error) {
 	ms := uint64(atMillis)
 	started := false
 	return func() (scru64.ID, error) {
@@ -222,7 +222,7 @@ func (n *localNode) backfill(atMillis int64) func() (scru64.ID, error) {
 		}
 		if errors.Is(err, scru64.ErrClockRollback) {
 			return id, fmt.Errorf("the node's last ID, %s, is more than 10 s after -time (%s)",
-				n.gen.NodeSpec().NodePrev(), reason(err))
+				n.gen.NodeSpec().NodePrev(), Reason(err))
 		}
 		if err != nil {
 			return id, err
@@ -266,34 +266,34 @@ func (n *localNode) raise(id scru64.ID, fromClock bool) error {
 	return nil
 }
 
-// finish saves the spec to continue from in the state file and unlocks
+// Finish saves the spec to continue from in the state file and unlocks
 // it, or prints the spec and waits until the last ID's tick is over
 // (unless the IDs were stamped with -time, whose tick is not now's), or
 // until the grace after a signal is over. It returns an exit status.
-func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
+func (n *localNode) Finish(e *Env, stop *Stopper, backfill bool) int {
 	if n.state != nil {
 		defer n.state.close()
 	}
 	next := n.gen.NodeSpec()
 	if next.NodePrev() == n.start.NodePrev() {
-		return exitOK // no ID was minted
+		return ExitOK // no ID was minted
 	}
 	switch {
 	case n.state != nil && !n.marked:
 		// Every ID needs a mark before it is handed out, so none was: the
 		// first mark failed, and the run reported it.
-		return exitFailure
+		return ExitFailure
 	case n.state != nil:
 		if err := n.state.write(next.String() + "\n"); err != nil {
 			// The mark in the file is above every ID printed: a rerun
 			// with it repeats none.
-			return failure(e, fmt.Errorf("%w (the file keeps a spec ahead of every ID printed; -node %s continues right after the last)", err, next))
+			return Failure(e, fmt.Errorf("%w (the file keeps a spec ahead of every ID printed; -node %s continues right after the last)", err, next))
 		}
-		return exitOK
+		return ExitOK
 	}
-	warn(e, fmt.Sprintf("to continue after the last ID, pass -node %s next time (or use -state FILE)", next))
+	Warn(e, fmt.Sprintf("to continue after the last ID, pass -node %s next time (or use -state FILE)", next))
 	if backfill {
-		return exitOK
+		return ExitOK
 	}
 	// The last ID's tick ends at (timestamp+1)*256 ms. A fresh generator
 	// with the same node ID starts at the clock's tick, so once that tick is
@@ -301,19 +301,19 @@ func (n *localNode) finish(e *env, stop *stopper, backfill bool) int {
 	tickEnd := time.UnixMilli(int64(next.NodePrev().Timestamp()+1) << 8)
 	wait := time.Until(tickEnd)
 	if wait <= 0 {
-		return exitOK
+		return ExitOK
 	}
 	if wait > time.Second {
-		warn(e, fmt.Sprintf("waiting %v for the clock to pass the last ID's tick", wait.Round(time.Millisecond)))
+		Warn(e, fmt.Sprintf("waiting %v for the clock to pass the last ID's tick", wait.Round(time.Millisecond)))
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
-		return exitOK
+		return ExitOK
 	case <-stop.expired:
-		warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
-		return exitFailure
+		Warn(e, "interrupted inside the last ID's tick: a rerun with the same node ID may repeat IDs unless it continues with the -node above")
+		return ExitFailure
 	}
 }
 
@@ -371,24 +371,24 @@ func (e *clockWaitError) Error() string {
 		spanText(clockWaitMillis(last, e.nowMillis)), time.UnixMilli(e.nowMillis).UTC().Format(rfc3339Milli), maxClockWait)
 }
 
-// clockNotice says on stderr how long a run of a node of spec, stamped by
+// ClockNotice says on stderr how long a run of a node of spec, stamped by
 // the clock, waits for the clock before its first ID, if that is a second
 // or more; it returns exitFailure after reporting a wait past
 // maxClockWait.
-func clockNotice(e *env, spec scru64.NodeSpec, backfill bool) int {
+func ClockNotice(e *Env, spec scru64.NodeSpec, backfill bool) int {
 	if backfill {
-		return exitOK
+		return ExitOK
 	}
 	wait, err := checkClockWait(spec, time.Now().UnixMilli())
 	switch {
 	case err != nil:
-		return failure(e, err)
+		return Failure(e, err)
 	case wait >= time.Second.Milliseconds(): // a shorter wait passes unremarked, as a full counter's does
 		last := spec.NodePrev()
-		warn(e, fmt.Sprintf("waiting %s for the clock: node ID %d continues after %s (%s), which was minted ahead of this clock",
+		Warn(e, fmt.Sprintf("waiting %s for the clock: node ID %d continues after %s (%s), which was minted ahead of this clock",
 			spanText(wait), spec.NodeID(), last, last.Time().Format(rfc3339Milli)))
 	}
-	return exitOK
+	return ExitOK
 }
 
 // checkClockWait returns a *clockWaitError if a node of spec would wait

@@ -188,7 +188,7 @@ func (s *stateFile) read() (spec scru64.NodeSpec, found bool, err error) {
 	}
 	spec, err = parseStateFile(data)
 	if specErr := (*scru64.NodeSpecError)(nil); errors.As(err, &specErr) {
-		return spec, false, fmt.Errorf("the state file %s: %s", s.name(), reason(err))
+		return spec, false, fmt.Errorf("the state file %s: %s", s.name(), Reason(err))
 	}
 	if err != nil {
 		return spec, false, fmt.Errorf("the state file %s %w", s.name(), err)

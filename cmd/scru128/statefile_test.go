@@ -133,8 +133,8 @@ func TestParseStateFile(t *testing.T) {
 		switch {
 		case err == nil && spec.String() != want:
 			t.Errorf("parseStateFile(%q) = %v, want %s", in, spec, want)
-		case err != nil && !strings.HasPrefix(reason(err), want):
-			t.Errorf("parseStateFile(%q): %v, want %q", in, reason(err), want)
+		case err != nil && !strings.HasPrefix(Reason(err), want):
+			t.Errorf("parseStateFile(%q): %v, want %q", in, Reason(err), want)
 		}
 	}
 }

@@ -30,13 +30,13 @@ Examples:
 // sub-modules' paths begin with it and a slash.
 const repoModule = "github.com/fastid/scru128"
 
-func runVersion(args []string, e *env) int {
+func runVersion(args []string, e *Env) int {
 	rest, status, ok := parseCommandFlags(e, "version", versionUsage, newFlagSet("version"), args)
 	if !ok {
 		return status
 	}
 	if len(rest) > 0 {
-		return usageFailure(e, "version", fmt.Sprintf("unexpected argument %q", rest[0]))
+		return UsageFailure(e, "version", fmt.Sprintf("unexpected argument %q", rest[0]))
 	}
 	info, _ := debug.ReadBuildInfo()
 	return printUsage(e, versionText(info))
