@@ -1,0 +1,29 @@
+//go:build windows
+
+package cli
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+)
+
+// runHelper runs the program at path with argv and env and the standard
+// streams, and returns its exit status. Windows has no exec: the console's
+// Ctrl+C and Ctrl+Break reach both processes, and this one leaves them to
+// the program, waiting for it to end.
+func runHelper(path string, argv, env []string) (int, error) {
+	signal.Ignore(os.Interrupt)
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return 0, nil
+}
