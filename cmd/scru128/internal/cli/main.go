@@ -61,7 +61,8 @@ Exit status:
        no node wrote (gen)
   2    usage error: an unknown command, flag or format, or a bad flag value
        (an etcd certificate file that cannot be read, and credentials inside
-       an -etcd URL, included)
+       an -etcd URL, included); gen -etcd without scru128-etcd, of the same
+       version, beside scru128
   129  SIGHUP ended gen (a closed terminal), after its last whole line
   130  SIGINT ended gen, likewise
   131  SIGQUIT ended gen, likewise
