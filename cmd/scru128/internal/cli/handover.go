@@ -56,7 +56,7 @@ func handOver(e *Env, args []string) int {
 	info, _ := debug.ReadBuildInfo()
 	version, revision := buildVersion(info)
 	if err != nil {
-		Warn(e, missingHelper(path, version))
+		Warn(e, missingHelper(path, version, revision))
 		return ExitUsage
 	}
 	env := append(os.Environ(), handOffVersionEnv+"="+version, handOffRevisionEnv+"="+revision)
@@ -82,13 +82,16 @@ func helperPath() (string, error) {
 }
 
 // missingHelper is the message for a gen -etcd run of a scru128 of version
-// (as buildVersion gives it) without scru128-etcd at path: the command
-// that installs both, at this version, and for a build from a clone (go
-// run, go build), the command that runs scru128-etcd from there.
-func missingHelper(path, version string) string {
+// and revision (as buildVersion gives them) without scru128-etcd at path:
+// the command that installs both, at this version, and for a build from a
+// clone (go run, which stamps no version, or go build, which stamps a
+// revision), the command that runs scru128-etcd there.
+func missingHelper(path, version, revision string) string {
 	at, clone := "@"+version, ""
 	if !isKnownVersion(version) {
 		at = "@latest"
+	}
+	if !isKnownVersion(version) || revision != "" {
 		clone = "; in a clone of the repository, go run ./cmd/scru128/" + helperName + " gen ... runs it"
 	}
 	return fmt.Sprintf("gen -etcd runs in %s, which is not beside this scru128 (looked for %s): go install %s/cmd/scru128/...%s installs both%s",

@@ -88,21 +88,19 @@ func TestGenEtcdHandsOverBeforeAnything(t *testing.T) {
 // TestMissingHelperSaysHowToInstallBoth: the message for a scru128 alone
 // names where it looked for scru128-etcd and the go install that puts both
 // there, at the tool's own version; a build go did not stamp with one (go
-// run) says @latest, and how to run scru128-etcd from a clone.
+// run) says @latest; a build from a clone (no version, or a revision) says
+// how to run scru128-etcd there. A release says neither.
 func TestMissingHelperSaysHowToInstallBoth(t *testing.T) {
 	const path = "/opt/bin/scru128-etcd"
-	for version, want := range map[string]string{
-		"v1.2.3":                             "gen -etcd runs in scru128-etcd, which is not beside this scru128 (looked for /opt/bin/scru128-etcd): go install github.com/fastid/scru128/cmd/scru128/...@v1.2.3 installs both",
-		"v0.0.0-20260101000000-0123456789ab": "go install github.com/fastid/scru128/cmd/scru128/...@v0.0.0-20260101000000-0123456789ab installs both",
-		"(devel)":                            "go install github.com/fastid/scru128/cmd/scru128/...@latest installs both; in a clone of the repository, go run ./cmd/scru128/scru128-etcd gen ... runs it",
-		"(unknown)":                          "...@latest installs both; in a clone",
+	for _, tc := range []struct{ version, revision, want string }{
+		{"v1.2.3", "", "gen -etcd runs in scru128-etcd, which is not beside this scru128 (looked for /opt/bin/scru128-etcd): go install github.com/fastid/scru128/cmd/scru128/...@v1.2.3 installs both"},
+		{"v0.0.0-20260101000000-0123456789ab", "0123456789abcdef", "go install github.com/fastid/scru128/cmd/scru128/...@v0.0.0-20260101000000-0123456789ab installs both; in a clone of the repository, go run ./cmd/scru128/scru128-etcd gen ... runs it"},
+		{"(devel)", "", "go install github.com/fastid/scru128/cmd/scru128/...@latest installs both; in a clone of the repository, go run ./cmd/scru128/scru128-etcd gen ... runs it"},
+		{"(unknown)", "", "...@latest installs both; in a clone of the repository, go run ./cmd/scru128/scru128-etcd gen ... runs it"},
 	} {
-		got := missingHelper(path, version)
-		if !strings.Contains(got, want) || strings.Contains(got, "\n") {
-			t.Errorf("%s: %q, want one line with %q", version, got, want)
-		}
-		if isKnownVersion(version) && strings.Contains(got, "go run") {
-			t.Errorf("%s: %q tells a release to go run", version, got)
+		got := missingHelper(path, tc.version, tc.revision)
+		if !strings.HasSuffix(got, tc.want) || strings.Contains(got, "\n") {
+			t.Errorf("%s: %q, want one line ending %q", tc.version, got, tc.want)
 		}
 	}
 }

@@ -53,6 +53,24 @@ func TestHandOverMissingHelper(t *testing.T) {
 	}
 }
 
+// TestGoRunSaysHowToRunTheHelper: go run ./cmd/scru128, the README's quick
+// start, mints as ever; its gen -etcd finds no scru128-etcd beside the
+// binary go run built, and says how to run that from the clone.
+func TestGoRunSaysHowToRunTheHelper(t *testing.T) {
+	builtBinary(t) // skips with -short
+	cmd := exec.Command("go", "run", toolDir, "gen", "-n", "5")
+	if out, err := cmd.Output(); err != nil || strings.Count(string(out), "\n") != 5 {
+		t.Errorf("go run ./cmd/scru128 gen -n 5: %v, %q", err, out)
+	}
+	cmd = exec.Command("go", "run", toolDir, "gen", "-format", "scru64", "-etcd", "127.0.0.1:1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.Run()
+	if want := "go run ./cmd/scru128/scru128-etcd gen ... runs it\n"; out.Len() != 0 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("go run ./cmd/scru128 gen -etcd: stdout %q, stderr %q; want %q", out.String(), errOut.String(), want)
+	}
+}
+
 // TestHandOverThroughASymlink: scru128 run through a symbolic link (as a
 // package manager's bin directory holds it) finds scru128-etcd beside the
 // file the link names, not beside the link.
