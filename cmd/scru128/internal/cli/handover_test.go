@@ -51,7 +51,9 @@ func TestLightToolLinksNoEtcd(t *testing.T) {
 
 // TestGenEtcdHandsOverBeforeAnything: a gen -etcd run that scru128 can
 // run as asked is handed over at once, having written nothing; one that it
-// cannot (a usage error) is not, and says why as before.
+// cannot (a usage error) is not, and says why as before. Only -etcd with a
+// value selects etcd: the etcdctl variables gen reads are fallbacks for the
+// other etcd flags, and none gives the endpoints.
 func TestGenEtcdHandsOverBeforeAnything(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
@@ -61,13 +63,14 @@ func TestGenEtcdHandsOverBeforeAnything(t *testing.T) {
 		{[]string{"gen", "-format", "scru64", "-n", "5", "-etcd", "127.0.0.1:1", "-etcd-user", "alice:"}, true}, // checked by scru128-etcd
 		{[]string{"gen", "-format", "SCRU64", "-stream", "-etcd", "127.0.0.1:1", "-etcd-prefix", "/p/"}, true},
 		{[]string{"gen", "-format", "scru64", "-etcd", ""}, false},
+		{[]string{"gen", "-format", "scru64", "-node", "1/8", "-n", "0"}, false}, // $ETCDCTL_* alone select no etcd
 		{[]string{"gen", "-format", "scru64", "-node", "1/8", "-etcd-size", "4"}, false},
 		{[]string{"gen", "-etcd", "127.0.0.1:1"}, false},
 		{[]string{"gen", "-format", "scru64", "-etcd", "127.0.0.1:1", "-state", "node.spec"}, false},
 		{[]string{"gen", "-format", "scru64", "-etcd", "127.0.0.1:1", "-etcd-size", "24"}, false},
 		{[]string{"gen", "-format", "scru64", "-etcd", "127.0.0.1:1", "extra"}, false},
 	} {
-		e, out, errOut := testEnv("", map[string]string{"ETCDCTL_CACERT": "ca.pem"})
+		e, out, errOut := testEnv("", map[string]string{"ETCDCTL_CACERT": "ca.pem", "ETCDCTL_USER": "alice:pw", "ETCDCTL_ENDPOINTS": "127.0.0.1:1"})
 		handed := false
 		e.handOver = func() int { handed = true; return 42 }
 		status := run(tc.args, e)

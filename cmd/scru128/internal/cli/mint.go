@@ -30,7 +30,9 @@ type minter interface {
 }
 
 var (
-	errWouldWait   = errors.New("minting has to wait")
+	errWouldWait = errors.New("minting has to wait")
+	// ErrInterrupted is what minting returns when a signal stopped it: gen
+	// then ends with the signal's status, without reporting an error.
 	ErrInterrupted = errors.New("interrupted")
 )
 
