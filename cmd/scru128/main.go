@@ -10,12 +10,12 @@
 //
 // which installs two binaries side by side: scru128, and scru128-etcd
 // (cmd/scru128/scru128-etcd), the same tool with etcd's Go client linked
-// in. scru128 links none of it (etcd's client, gRPC, crypto/tls), and so
-// starts in half the time; a gen -etcd run it hands over whole, before it
-// opens or writes anything, to the scru128-etcd in its own directory (on
-// Unix by exec, keeping the process; never one found on $PATH). Without
-// that binary, or with one of another version, gen -etcd fails with status
-// 2 and says which command installs both.
+// in. scru128 links none of it (etcd's client, gRPC, protobuf, crypto/tls),
+// so no run pays for their start-up; a gen -etcd run it hands over whole,
+// before it opens or writes anything, to the scru128-etcd in its own
+// directory (on Unix by exec, keeping the process; never one found on
+// $PATH). Without that binary, or with one of another version, gen -etcd
+// fails with status 2 and says which command installs both.
 //
 // Its commands:
 //
@@ -37,9 +37,9 @@
 //
 // gen -state keeps its file ahead of every ID printed, so that a rerun
 // after SIGKILL repeats none. gen ends within a second of SIGINT,
-// SIGTERM, SIGHUP or another signal that ends a program (see endingSignals),
-// whatever it is waiting for; started with SIGHUP ignored (by nohup), it
-// leaves it ignored.
+// SIGTERM, SIGHUP or another signal that ends a program (see endingSignals
+// in internal/cli), whatever it is waiting for; started with SIGHUP ignored
+// (by nohup), it leaves it ignored.
 //
 // The exit status is 0 on success; 1 when something failed, which stderr
 // reports (an input that is not one valid ID, or is valid in two formats;
@@ -48,8 +48,9 @@
 // under the etcd prefix that no node wrote); 2 for a usage error (an etcd
 // certificate file that cannot be read, and credentials inside an -etcd
 // URL, included, and a gen -etcd run without scru128-etcd of the same
-// version beside scru128); and 128 plus the signal number (129, 130, 131, 143, ...)
-// when SIGHUP, SIGINT, SIGQUIT, SIGTERM or another such signal ended gen.
+// version beside scru128); and 128 plus the signal number (129, 130, 131,
+// 143, ...) when SIGHUP, SIGINT, SIGQUIT, SIGTERM or another such signal
+// ended gen.
 package main
 
 import (

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 )
 
 // helperName is the binary that runs gen -etcd: scru128-etcd, in the same
@@ -48,8 +49,8 @@ func handOverRun(e *Env) int {
 func handOver(e *Env, args []string) int {
 	path, err := helperPath()
 	if err == nil {
-		var info os.FileInfo
-		if info, err = os.Stat(path); err == nil && info.IsDir() {
+		var stat os.FileInfo
+		if stat, err = os.Stat(path); err == nil && stat.IsDir() {
 			err = fmt.Errorf("%s is a directory", path)
 		}
 	}
@@ -59,7 +60,15 @@ func handOver(e *Env, args []string) int {
 		Warn(e, missingHelper(path, version, revision))
 		return ExitUsage
 	}
-	env := append(os.Environ(), handOffVersionEnv+"="+version, handOffRevisionEnv+"="+revision)
+	// Go's getenv takes a variable's first value: one already set (by a
+	// user, or by a scru128 that ran this one) goes, not to win.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, handOffVersionEnv+"=") && !strings.HasPrefix(kv, handOffRevisionEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, handOffVersionEnv+"="+version, handOffRevisionEnv+"="+revision)
 	status, err := runHelper(path, append([]string{path}, args[1:]...), env)
 	if err != nil {
 		Warn(e, fmt.Sprintf("gen -etcd runs in %s, which could not be started: %v", path, err))

@@ -159,20 +159,23 @@ func checkLinksEtcdnode(t *testing.T, name, got string) {
 
 // checkHandOver runs scru128 gen -etcd, in binDir, against an endpoint
 // where nothing listens: the run is handed over, and scru128-etcd's words
-// for it come out. Then scru128-etcd itself, told that a scru128 of
+// for it come out, even with the variables that tell scru128-etcd the
+// version of the scru128 handing over already set to another (scru128
+// passes its own). Then scru128-etcd itself, told that a scru128 of
 // another version handed it the run (another release than version, or for
 // a build that has none, another revision than revision), refuses it with
 // status 2.
 func checkHandOver(t *testing.T, binDir, version, revision string) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "scru128"), "gen", "-format", "scru64", "-etcd", "http://127.0.0.1:1")
-	out, err := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != ExitFailure || !strings.Contains(string(out), "leasing a node ID from etcd: ") {
-		t.Errorf("scru128 gen -etcd, handed over: %v\n%s", err, out)
-	}
 	other := []string{handOffVersionEnv + "=v1.98.0"}
 	if !isKnownVersion(version) {
 		other = []string{handOffVersionEnv + "=(devel)", handOffRevisionEnv + "=0123456789abcdef"}
+	}
+	cmd := exec.Command(filepath.Join(binDir, "scru128"), "gen", "-format", "scru64", "-etcd", "http://127.0.0.1:1")
+	cmd.Env = append(os.Environ(), other...)
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != ExitFailure || !strings.Contains(string(out), "leasing a node ID from etcd: ") {
+		t.Errorf("scru128 gen -etcd, handed over: %v\n%s", err, out)
 	}
 	cmd = exec.Command(filepath.Join(binDir, helperName), "gen", "-format", "scru64", "-etcd", "http://127.0.0.1:1")
 	cmd.Env = append(os.Environ(), other...)
