@@ -11,10 +11,12 @@ import (
 
 // runHelper runs the program at path with argv and env and the standard
 // streams, and returns its exit status. Windows has no exec: the console's
-// Ctrl+C and Ctrl+Break reach both processes, and this one leaves them to
-// the program, waiting for it to end.
+// Ctrl+C and Ctrl+Break reach both processes. This one takes them on a
+// channel it never reads (signal.Ignore would leave them to the default
+// handler, which ends the process), so that it waits for the program to
+// end, as the program decides, and returns the program's status.
 func runHelper(path string, argv, env []string) (int, error) {
-	signal.Ignore(os.Interrupt)
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
