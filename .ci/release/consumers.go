@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,8 +18,10 @@ import (
 // usual proxy after it for third-party modules, a module cache of its own,
 // no go.work and no replace. For each module, a scratch module imports
 // every package of it (but internal ones and commands), runs go mod tidy
-// and go build, and must resolve the module at version; go install
-// installs each command at version; and the module's go.mod must be what
+// and go build, and must resolve the module at version; one go install
+// of the module's path/...@version installs every command of it, as the
+// docs tell users to install the tool (scru128 and scru128-etcd); and the
+// module's go.mod must be what
 // go mod tidy makes of it against the release (its go.sum too, but for the
 // siblings' checksums, which it gains once they are published:
 // docs/releasing.md).
@@ -58,15 +61,39 @@ func checkConsumers(tmp, proxy string, released []treeModule, version string) er
 				return fmt.Errorf("the scratch module resolved %s, want %s", strings.TrimSpace(got), want)
 			}
 		}
-		for _, pkg := range mains {
-			if _, err := goCommand(tmp, append(env, "GOBIN="+filepath.Join(tmp, "bin")), "install", pkg+"@"+version); err != nil {
-				return err
-			}
-			fmt.Printf("installed %s@%s\n", pkg, version)
+		if err := installCommands(tmp, env, m.path, mains, version); err != nil {
+			return err
 		}
 		if err := checkTidy(tmp, env, m, n, version); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// installCommands runs, in tmp, go install modPath/...@version, as a user
+// installs the commands of the module modPath (mains, as the tree lists
+// them) at once, and checks that each of them is in the GOBIN it names.
+// For a module without commands it does nothing.
+func installCommands(tmp string, env []string, modPath string, mains []string, version string) error {
+	if len(mains) == 0 {
+		return nil
+	}
+	bin := filepath.Join(tmp, "bin")
+	pattern := modPath + "/...@" + version
+	if _, err := goCommand(tmp, append(env, "GOBIN="+bin), "install", pattern); err != nil {
+		return err
+	}
+	exe, err := goCommand(tmp, env, "env", "GOEXE")
+	if err != nil {
+		return err
+	}
+	for _, pkg := range mains {
+		name := path.Base(pkg) + strings.TrimSpace(exe)
+		if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
+			return fmt.Errorf("go install %s installed no %s (of %s): %w", pattern, name, pkg, err)
+		}
+		fmt.Printf("installed %s@%s\n", pkg, version)
 	}
 	return nil
 }

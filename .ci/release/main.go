@@ -15,8 +15,9 @@
 // module proxy holding each released module at that version (proxy.go);
 // and then, in a temporary directory outside the repository, with that
 // proxy first in GOPROXY, runs the consumer check (consumers.go): a scratch
-// module imports every package of each library module and builds, go
-// install installs each command at the version, and each released go.mod
+// module imports every package of each library module and builds, one go
+// install of each module's path/...@version installs its commands (the
+// tool's scru128 and scru128-etcd), and each released go.mod
 // must be what go mod tidy makes of it there. Last it prints the tags to
 // push: vX.Y.Z for the root, DIR/vX.Y.Z for the module in DIR.
 //

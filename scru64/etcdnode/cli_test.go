@@ -18,9 +18,13 @@ import (
 	"github.com/fastid/scru128/scru64"
 )
 
-// buildCLI returns the command-line tool of this repository, built as a
-// user of the repository builds it (go build ./cmd/scru128 at its root),
-// once per test binary, into a directory TestMain removes.
+// buildCLI returns the command-line tool of this repository, scru128,
+// built as a user of the repository builds it (go build -o DIR/
+// ./cmd/scru128 ./cmd/scru128/scru128-etcd at its root) beside
+// scru128-etcd, once per test binary, into a directory TestMain removes.
+// scru128 links no etcd client: it hands each gen -etcd run over to
+// scru128-etcd (by exec, keeping its pid), so that every test here goes
+// through that hand-over, signals included.
 func buildCLI(t *testing.T) string {
 	t.Helper()
 	cli.once.Do(func() {
@@ -30,7 +34,7 @@ func buildCLI(t *testing.T) string {
 			return
 		}
 		cli.dir, cli.bin = dir, filepath.Join(dir, "scru128")
-		build := exec.Command("go", "build", "-o", cli.bin, "./cmd/scru128")
+		build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/scru128", "./cmd/scru128/scru128-etcd")
 		build.Dir = filepath.Join("..", "..")
 		if out, err := build.CombinedOutput(); err != nil {
 			cli.err = fmt.Errorf("%v\n%s", err, out)
