@@ -441,8 +441,8 @@ COMMENT ON FUNCTION scru128_max_at(pg_catalog.timestamptz) IS
 
 -- The body below carries no comments: a session compiles the function from
 -- its text on its first call, comments and all, and they cost that call
--- about a tenth of the instructions it spends in PL/pgSQL (counted with
--- callgrind in a single-user server). Its steps, in order:
+-- about a tenth of its instructions (callgrind, postgres/measure.sql's
+-- notes). Its steps, in order:
 --
 --   value, clock, now_us (Unix microseconds; timestamptz_send gives them
 --     since 2000-01-01) and random_hex (122 random bits from the operating
