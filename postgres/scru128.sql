@@ -439,61 +439,46 @@ COMMENT ON FUNCTION scru128_max_at(pg_catalog.timestamptz) IS
 -- The microsecond field tells when in its millisecond a session first
 -- minted.
 
--- The body below carries no comments: a session compiles the function from
--- its text on its first call, comments and all, and they cost that call
--- about a tenth of its instructions (callgrind, postgres/measure.sql's
--- notes). Its steps, in order:
---
---   value, clock, now_us (Unix microseconds; timestamptz_send gives them
---     since 2000-01-01) and random_hex (122 random bits from the operating
---     system's generator; hex digits 1-8 and 19-30, bytes 0-3 and 9-14,
---     hold none of the version and variant bits).
---   If the value is this function's form (24 hex digits, so that no cast
---     after it can fail): its fields, the counters counted on by one; then
---     taken for none if of an earlier millisecond than the clock's, more
---     than the allowance ahead of it, or with a clock out of range; and in
---     the clock's millisecond, the counters go up to its microsecond
---     (now_us % 1000, in counter_hi's top 10 bits) at least. Where the
---     clock is behind, counting on alone.
---   With no value: this millisecond's first ID, the microsecond, a 0 bit
---     and 37 random bits (or an error for a clock outside the timestamp
---     range). Else a carry out of counter_hi moves to the next millisecond,
---     as the specification says: counter_hi 0, counter_lo random; at the
---     edge of the allowance the call waits for the clock to allow it (a
---     millisecond at most; only a value a role set gets there).
---   The new ID's first 24 hex digits are kept (set_config returns them).
---   The call leaves only once the clock has left the microsecond it read,
---     so that the session's next call reads a later one (rarely a turn;
---     equality, not order, so that a clock that steps back ends it).
---
--- Few statements, each evaluated without the executor's per-statement
--- cost (assignments, not PERFORM or SELECT INTO): a call costs about twice
--- a plain UUIDv7 function's. A session's first call plans each expression
--- it meets, at about 110,000 instructions each.
-
 CREATE OR REPLACE FUNCTION scru128_generate() RETURNS pg_catalog.uuid
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 AS $$
+-- Few statements, each evaluated without the executor's per-statement
+-- cost (assignments, not PERFORM or SELECT INTO), and few distinct
+-- functions: a call costs about twice a plain UUIDv7 function's, and a
+-- session's first call, which plans every expression it meets and looks
+-- up what each names, stays under a millisecond.
 DECLARE
+  -- The last ID's first 24 hex digits: its timestamp and counters.
   value pg_catalog.text := pg_catalog.current_setting('scru128.generator', true);
   clock pg_catalog.timestamptz := pg_catalog.clock_timestamp();
+  -- Unix microseconds: timestamptz_send gives them since 2000-01-01.
   now_us bigint := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(clock), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
+  -- 122 random bits from the operating system's generator; hex digits 1-8
+  -- and 19-30 (bytes 0-3 and 9-14) hold none of the version and variant
+  -- bits.
   random_hex pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(pg_catalog.gen_random_uuid()), 'hex');
-  ts bigint;
-  counters bigint;
+  ts bigint;        -- the timestamp field, Unix milliseconds
+  counters bigint;  -- counter_hi * 2^24 + counter_lo
 BEGIN
+  -- The last ID's fields, counted on by one, if the value is this
+  -- function's form (24 hex digits: no cast below can fail) and within
+  -- the allowance of a clock in range. In the clock's millisecond, the
+  -- counters go up to its microsecond (now_us % 1000, in counter_hi's top
+  -- 10 bits) at least; where the clock is behind, counting on alone.
   IF pg_catalog.octet_length(value) OPERATOR(pg_catalog.=) 24 AND value OPERATOR(pg_catalog.~) '^[0-9a-f]+$' THEN
     ts := ('x' OPERATOR(pg_catalog.||) pg_catalog.left(value, 12))::bit(48)::bigint;
     counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.right(value, 12))::bit(48)::bigint OPERATOR(pg_catalog.+) 1;
     IF ts OPERATOR(pg_catalog.<) (now_us OPERATOR(pg_catalog./) 1000) OR ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000)
         OR now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
-      ts := NULL;
+      ts := NULL;  -- of an earlier millisecond, or too far ahead: start at the clock
     ELSIF ts OPERATOR(pg_catalog.=) (now_us OPERATOR(pg_catalog./) 1000) THEN
       counters := pg_catalog.int8larger(counters, ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (counters OPERATOR(pg_catalog.&) 274877906943));
     END IF;
   END IF;
 
   IF ts IS NULL THEN
+    -- This millisecond's first ID: the microsecond, a 0 bit, 37 random
+    -- bits.
     IF now_us OPERATOR(pg_catalog.<) 1000 OR now_us OPERATOR(pg_catalog.>) 281474976710655999 THEN
       RAISE EXCEPTION 'scru128_generate: the server''s clock reads %, outside the SCRU128 timestamp range (1970-01-01 to 10889-08-02 UTC)',
         clock
@@ -502,20 +487,28 @@ BEGIN
     ts := now_us OPERATOR(pg_catalog./) 1000;
     counters := ((now_us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.<<) 38) OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 12))::bit(48)::bigint OPERATOR(pg_catalog.&) 137438953471);
   ELSIF counters OPERATOR(pg_catalog.>) 281474976710655 THEN
+    -- A carry out of counter_hi moves to the next millisecond, as the
+    -- specification says: counter_hi 0, counter_lo random.
     IF ts OPERATOR(pg_catalog.=) 281474976710655 THEN
       RAISE EXCEPTION 'scru128_generate: the counters overflowed at the largest timestamp'
         USING ERRCODE = 'datetime_field_overflow';
     END IF;
     ts := ts OPERATOR(pg_catalog.+) 1;
     counters := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(random_hex, 19, 6))::bit(24)::bigint;
+    -- At the edge of the allowance, wait for the clock to allow it (a
+    -- millisecond at most; only a value a role set gets here).
     WHILE ts OPERATOR(pg_catalog.>) (now_us OPERATOR(pg_catalog./) 1000 OPERATOR(pg_catalog.+) 10000) LOOP
       PERFORM pg_catalog.pg_sleep(0.0002);
       now_us := ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000;
     END LOOP;
   END IF;
 
+  -- The new ID's first 24 hex digits, kept (set_config returns them).
   value := pg_catalog.set_config('scru128.generator',
     pg_catalog.lpad(pg_catalog.to_hex(ts), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(counters), 12, '0'), false);
+  -- Leave only once the clock has left the microsecond read above, so that
+  -- the session's next call reads a later one. (Rarely a turn: the call
+  -- takes longer. Equality, not order: a clock that steps back ends it.)
   WHILE pg_catalog.clock_timestamp() OPERATOR(pg_catalog.=) clock LOOP
   END LOOP;
   RETURN (value OPERATOR(pg_catalog.||) pg_catalog.left(random_hex, 8))::pg_catalog.uuid;
