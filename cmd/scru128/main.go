@@ -14,7 +14,8 @@
 // so no run pays for their start-up; a gen -etcd run it hands over whole,
 // before it opens or writes anything, to the scru128-etcd in its own
 // directory (on Unix by exec, keeping the process; never one found on
-// $PATH). Without that binary, or with one of another version, gen -etcd
+// $PATH). Without that binary, with one of another version, or with one
+// that a user who cannot change scru128 could change, gen -etcd
 // fails with status 2 and says which command installs both.
 //
 // Its commands:
@@ -47,8 +48,8 @@
 // refusing the TLS handshake, the user or the keys; a lost etcd lease; data
 // under the etcd prefix that no node wrote); 2 for a usage error (an etcd
 // certificate file that cannot be read, and credentials inside an -etcd
-// URL, included, and a gen -etcd run without scru128-etcd of the same
-// version beside scru128); and 128 plus the signal number (129, 130, 131,
+// URL, included, and a gen -etcd run without a scru128-etcd of the same
+// version beside scru128, or with one another user could change); and 128 plus the signal number (129, 130, 131,
 // 143, ...) when SIGHUP, SIGINT, SIGQUIT, SIGTERM or another such signal
 // ended gen.
 package main

@@ -45,7 +45,8 @@ func handOverRun(e *Env) int {
 // are scru128-etcd's) and handOver returns only if that fails; on Windows
 // it runs scru128-etcd and returns its exit status. Without scru128-etcd
 // it says where it looked and how to install it, and returns ExitUsage,
-// having opened and written nothing else.
+// having opened and written nothing else; likewise, saying why, for a
+// scru128-etcd that untrustedHelper refuses.
 func handOver(e *Env, args []string) int {
 	path, err := helperPath()
 	if err == nil {
@@ -58,6 +59,10 @@ func handOver(e *Env, args []string) int {
 	version, revision := buildVersion(info)
 	if err != nil {
 		Warn(e, missingHelper(path, version, revision))
+		return ExitUsage
+	}
+	if why := untrustedHelper(path); why != "" {
+		Warn(e, fmt.Sprintf("gen -etcd runs in %s, which %s: not run (it must be as safe from others as this scru128)", path, why))
 		return ExitUsage
 	}
 	// Go's getenv takes a variable's first value: one already set (by a

@@ -53,6 +53,68 @@ func TestHandOverMissingHelper(t *testing.T) {
 	}
 }
 
+// TestHandOverRefusesAHelperOthersCanChange: a scru128-etcd that a user
+// who cannot change scru128 could change (another owner, writable by any
+// user or by its group where scru128 is not) is not run: gen -etcd fails
+// with status 2 and says why, having run nothing. Both group-writable, as
+// go install leaves them under a umask of 002, is run.
+func TestHandOverRefusesAHelperOthersCanChange(t *testing.T) {
+	dir := t.TempDir()
+	bin := copyBinary(t, dir)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(builtBinary(t)), helperName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(dir, helperName)
+	if err := os.WriteFile(helper, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"gen", "-format", "scru64", "-etcd", "http://127.0.0.1:1"}
+	for _, tc := range []struct {
+		tool, helper os.FileMode
+		refusal      string // "" when scru128-etcd runs
+	}{
+		{0o755, 0o755, ""},
+		{0o775, 0o775, ""},
+		{0o777, 0o777, ""},
+		{0o755, 0o775, "which its group may write (mode -rwxrwxr-x, gid "},
+		{0o755, 0o757, "which any user may write (mode -rwxr-xrwx; this scru128's is -rwxr-xr-x)"},
+		{0o775, 0o777, "which any user may write (mode -rwxrwxrwx; this scru128's is -rwxrwxr-x)"},
+	} {
+		if err := os.Chmod(bin, tc.tool); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(helper, tc.helper); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, status := runBinaryAt(t, bin, args...)
+		switch {
+		case tc.refusal == "" && (status != ExitFailure || !strings.Contains(stderr, "leasing a node ID from etcd: ")):
+			t.Errorf("scru128 %v, scru128-etcd %v: status %d, stderr %q; want scru128-etcd run", tc.tool, tc.helper, status, stderr)
+		case tc.refusal != "" && (status != ExitUsage || stdout != "" || strings.Contains(stderr, "etcd: ") ||
+			!strings.HasPrefix(stderr, "scru128: gen -etcd runs in "+helper+", "+tc.refusal) || !strings.Contains(stderr, "): not run")):
+			t.Errorf("scru128 %v, scru128-etcd %v: status %d, stderr %q; want %d and %q", tc.tool, tc.helper, status, stderr, ExitUsage, tc.refusal)
+		}
+	}
+	if err := os.Chmod(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(helper, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() != 0 {
+		t.Log("not root: the other owner's case needs chown")
+		return
+	}
+	if err := os.Chown(helper, 65534, -1); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, status := runBinaryAt(t, bin, args...)
+	if want := "which another user owns (uid 65534; this scru128's owner has uid 0): not run"; status != ExitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("with a scru128-etcd of uid 65534: status %d, stderr %q; want %d and %q", status, stderr, ExitUsage, want)
+	}
+}
+
 // TestGoRunSaysHowToRunTheHelper: go run ./cmd/scru128, the README's quick
 // start, mints as ever; its gen -etcd finds no scru128-etcd beside the
 // binary go run built, and says how to run that from the clone.

@@ -29,3 +29,7 @@ func runHelper(path string, argv, env []string) (int, error) {
 	}
 	return 0, nil
 }
+
+// untrustedHelper returns "": on Windows, who may change scru128-etcd is
+// the directory's access control list's to say, as for scru128 itself.
+func untrustedHelper(string) string { return "" }

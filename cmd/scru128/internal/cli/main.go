@@ -62,7 +62,7 @@ Exit status:
   2    usage error: an unknown command, flag or format, or a bad flag value
        (an etcd certificate file that cannot be read, and credentials inside
        an -etcd URL, included); gen -etcd without scru128-etcd, of the same
-       version, beside scru128
+       version and no easier for others to change, beside scru128
   129  SIGHUP ended gen (a closed terminal), after its last whole line
   130  SIGINT ended gen, likewise
   131  SIGQUIT ended gen, likewise
