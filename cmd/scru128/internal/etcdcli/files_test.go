@@ -3,15 +3,15 @@
 package etcdcli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/fastid/scru128/cmd/scru128/internal/cli"
+	"github.com/fastid/scru128/cmd/scru128/internal/clitest"
 )
 
 // TestFilesThatBlockOrNeverEnd: every file gen reads (the CA, the client
@@ -23,17 +23,7 @@ import (
 // and /dev/zero was read until memory ran out.
 func TestFilesThatBlockOrNeverEnd(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := unix.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	huge := filepath.Join(dir, "huge.pem")
-	if err := os.WriteFile(huge, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(huge, 1<<31); err != nil { // sparse: 2 GiB of zeros
-		t.Fatal(err)
-	}
+	fifo, huge := clitest.BlockingFiles(t, dir)
 	plain := filepath.Join(dir, "plain.pem")
 	if err := os.WriteFile(plain, []byte("not PEM\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -87,20 +77,7 @@ func TestKeyFileFaultsNameTheKeyFlag(t *testing.T) {
 // if it has not ended within limit: a run blocked on a file never would.
 func genWithin(t *testing.T, limit time.Duration, args ...string) (stderr string, status int) {
 	t.Helper()
-	type result struct {
-		stderr string
-		status int
-	}
-	done := make(chan result, 1)
-	go func() {
-		stderr, status := genWithEnv(t, nil, args...)
-		done <- result{stderr, status}
-	}()
-	select {
-	case r := <-done:
-		return r.stderr, r.status
-	case <-time.After(limit):
-		t.Fatalf("gen %q has not ended after %v: blocked on a file", args, limit)
-		return "", 0
-	}
+	return clitest.Within(t, limit, fmt.Sprintf("gen %q", args), func() (string, int) {
+		return genWithEnv(t, nil, args...)
+	})
 }
