@@ -15,8 +15,9 @@
 // before it opens or writes anything, to the scru128-etcd in its own
 // directory (on Unix by exec, keeping the process; never one found on
 // $PATH). Without that binary, with one of another version, or with one
-// that a user who cannot change scru128 could change, gen -etcd
-// fails with status 2 and says which command installs both.
+// that a user who cannot change scru128 could change, gen -etcd fails
+// with status 2 and says why; for a missing one or one of another
+// version, with the command that installs both.
 //
 // Its commands:
 //
