@@ -131,17 +131,7 @@ func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), m
 // try runs a step that is one request to etcd up to attempts times while
 // ctx lasts, the first given at most the node's request timeout and each
 // next one twice as long as the one before, and returns the last attempt's
-// error. Only a failed request (a *StoreError) is tried again: the
-// protocol's own errors (bad data, a lost lease), and an answer that the
-// Store found malformed (a *DataError it wrapped), are final.
-//
-// A failure that the Store calls transient (see [Transient]: a member with
-// no leader says so at once, and while the cluster elects one every member
-// does) does not count as an attempt: it is followed by a wait, renewRetry
-// at first and twice as long each time up to the request timeout, and
-// tried again for as long as attempts timed-out attempts would take (31
-// request timeouts), so that an election, an election timeout or two, does
-// not use the attempts up within a second.
+// error: tryTimes with attempts.
 //
 // This is the failover the protocol needs from a Store over several
 // endpoints: a member that hangs, has no leader or is cut off costs an
@@ -155,7 +145,33 @@ func requestTimeout(ttl time.Duration) time.Duration { return min(Margin(ttl), m
 // are idempotent, and a lease granted twice leaves one unused lease that
 // expires after its TTL.
 func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) error {
-	end := clock.Mono() + int64(n.timeout*(1<<attempts-1))
+	return n.tryTimes(ctx, attempts, step)
+}
+
+// transient reports whether the Store calls err, its own, transient.
+func (n *Node) transient(err error) bool {
+	t, ok := n.store.(Transient)
+	return ok && t.Transient(err)
+}
+
+// tryTimes runs step up to times attempts while ctx lasts, the first given
+// at most the node's request timeout and each next one twice as long, and
+// returns the last attempt's error. Only a failed request (a *StoreError)
+// is tried again: the protocol's own errors (bad data, a lost lease), and
+// an answer that the Store found malformed (a *DataError it wrapped), are
+// final. A failure is tried again at once, but for one the Store calls
+// transient.
+//
+// A transient failure (see [Transient]: a member with no leader says so at
+// once, and while the cluster elects one every member does) does not
+// count as an attempt: it is followed by a wait, renewRetry at first and
+// twice as long each time up to the request timeout, and tried again for
+// as long as times timed-out attempts would take (2^times - 1 request
+// timeouts: 31 for Acquire's and Close's steps, 7 for a round of the
+// bound loop), so that an election, an election timeout or two, does not
+// use the attempts up within a second.
+func (n *Node) tryTimes(ctx context.Context, times int, step func(ctx context.Context) error) error {
+	end := clock.Mono() + int64(n.timeout*(1<<times-1))
 	wait := renewRetry
 	for attempt := 0; ; {
 		rctx, cancel := context.WithTimeout(ctx, n.timeout<<attempt)
@@ -168,7 +184,7 @@ func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) er
 		}
 		left := time.Duration(end - clock.Mono())
 		if timedOut || !n.transient(failed.Err) {
-			if attempt++; attempt == attempts {
+			if attempt++; attempt == times {
 				return err
 			}
 			continue
@@ -185,31 +201,6 @@ func (n *Node) try(ctx context.Context, step func(ctx context.Context) error) er
 		}
 		wait = min(2*wait, n.timeout)
 	}
-}
-
-// transient reports whether the Store calls err, its own, transient.
-func (n *Node) transient(err error) bool {
-	t, ok := n.store.(Transient)
-	return ok && t.Transient(err)
-}
-
-// tryTimes runs step up to times attempts while ctx lasts, the first given
-// at most the node's request timeout and each next one twice as long, with
-// no wait between them, and returns the last attempt's error; what it
-// tries again is what try does. The bound loop's rounds of writes use it:
-// they have a backoff of their own between rounds.
-func (n *Node) tryTimes(ctx context.Context, times int, step func(ctx context.Context) error) error {
-	var err error
-	for attempt := range times {
-		rctx, cancel := context.WithTimeout(ctx, n.timeout<<attempt)
-		err = step(rctx)
-		cancel()
-		var failed *StoreError
-		if err == nil || !errors.As(err, &failed) || errors.Is(err, ErrBadData) || ctx.Err() != nil {
-			return err
-		}
-	}
-	return err
 }
 
 // joinRealm records the realm's node ID size if it has none, and checks

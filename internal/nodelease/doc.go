@@ -175,9 +175,11 @@
 // the time of the one before, so that a cluster that is slow rather than
 // broken still answers. A failure the Store calls transient ([Transient]:
 // etcd's "no leader", which every member answers at once while the cluster
-// elects a leader) is no attempt for Acquire and Close: the step is sent
-// again after a wait from 50 ms doubling to the request timeout, for as
-// long as the five attempts would last. A renewal is hedged instead: when a keep-alive is not
+// elects a leader) is no attempt: the request is sent again after a wait
+// from 50 ms doubling to the request timeout, for as long as the attempts
+// would last (the five of a step of Acquire or Close, the three of a round
+// of the bound loop), so that an election does not stall a node with
+// time left before its bound. A renewal is hedged instead: when a keep-alive is not
 // answered within the request timeout another goes out, and another after
 // twice as long, while the first ones stay in flight until the deadline;
 // the first answer counts, from its own request's sending. A renewal

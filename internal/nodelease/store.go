@@ -78,8 +78,9 @@ type Store interface {
 // are transient: refusals that come at once and pass by themselves within
 // seconds, as every etcd member's "no leader" does while the cluster elects
 // one. The node waits and tries such a failure again for as long as its
-// attempts would last, rather than spend an attempt on it (see Acquire's
-// steps and Close). Without it, every failure is an attempt.
+// attempts would last, rather than spend an attempt on it (in Acquire's
+// steps, Close's, and the bound loop's rounds of writes of the record).
+// Without it, every failure is an attempt.
 type Transient interface {
 	Transient(err error) bool
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -343,6 +344,115 @@ func TestAcquireRidesOutAnElection(t *testing.T) {
 		t.Errorf("%d requests refused in 2.5 s: want a wait between them", k)
 	}
 	t.Logf("acquired %v in, after %d refusals", time.Since(start).Round(time.Millisecond), s.refused.Load())
+}
+
+// TestBoundRidesOutAnElection: the writes of a minting node's continuity
+// record are answered "no leader" for 1.5 s from the first write after
+// the trouble begins, as every member answers while a cluster elects a
+// leader (an election timeout or two). The bound loop writes when half
+// its lead (2.56 s) is left, so the node has time to wait the election
+// out: it must neither fail a Generate nor report a stall (Stalled), and
+// its next write after the election must apply. On the bound loop of
+// before, the round's three attempts were all refused within a
+// millisecond and the node was stalled for the rest of the election.
+func TestBoundRidesOutAnElection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	s := &electingWrites{Store: etcdnode.StoreOf(newClient(t, srv.endpoint)), span: 1500 * time.Millisecond}
+	n, err := tryAcquire(s, nodelease.Config{Prefix: "/election-writes/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeSoon(n)
+	s.arm()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	minted := 0
+	for deadline := time.Now().Add(4 * boundWrites); s.applied.Load() == 0; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("no write applied within %v of the trouble (%d refused, election over: %v)",
+				4*boundWrites, s.refused.Load(), s.over())
+		}
+		if _, err := n.Generate(); err != nil {
+			t.Fatalf("Generate %v into the trouble, after %d IDs and %d refused writes: %v",
+				s.since(), minted, s.refused.Load(), err)
+		}
+		minted++
+		if err := n.Stalled(); err != nil {
+			t.Fatalf("stalled %v into the trouble, after %d refused writes: %v", s.since(), s.refused.Load(), err)
+		}
+	}
+	switch k := s.refused.Load(); {
+	case k < 2:
+		t.Fatalf("%d writes refused: the election was not met", k)
+	case k > 20:
+		t.Errorf("%d writes refused in 1.5 s: want a wait between them", k)
+	}
+	t.Logf("%d IDs minted; %d writes refused; the next applied %v into the trouble", minted, s.refused.Load(), s.since())
+}
+
+// boundWrites is how often a node minting at the clock writes its
+// continuity record: when half its lead of 20 ticks of 256 ms is left.
+const boundWrites = 10 * 256 * time.Millisecond
+
+// electingWrites answers WriteRecord "no leader" for span from the first
+// write after arm, and counts the writes it refused and those that
+// applied after.
+type electingWrites struct {
+	nodelease.Store
+	span time.Duration
+
+	mu      sync.Mutex
+	armed   bool
+	began   time.Time // the first write after arm; zero before
+	refused atomic.Int32
+	applied atomic.Int32
+}
+
+func (s *electingWrites) Transient(err error) bool {
+	return s.Store.(nodelease.Transient).Transient(err)
+}
+
+func (s *electingWrites) arm() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.armed = true
+}
+
+// since returns how long ago the trouble began (0 before).
+func (s *electingWrites) since() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.began.IsZero() {
+		return 0
+	}
+	return time.Since(s.began).Round(time.Millisecond)
+}
+
+// over reports whether the trouble has begun and ended.
+func (s *electingWrites) over() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.began.IsZero() && time.Since(s.began) >= s.span
+}
+
+func (s *electingWrites) WriteRecord(ctx context.Context, w nodelease.RecordWrite) (nodelease.RecordResult, error) {
+	s.mu.Lock()
+	if s.armed && s.began.IsZero() {
+		s.began = time.Now()
+	}
+	during := s.armed && time.Since(s.began) < s.span
+	after := s.armed && !during
+	s.mu.Unlock()
+	if during {
+		s.refused.Add(1)
+		return nodelease.RecordResult{}, rpctypes.ErrNoLeader
+	}
+	res, err := s.Store.WriteRecord(ctx, w)
+	if after && err == nil && res.Written {
+		s.applied.Add(1)
+	}
+	return res, err
 }
 
 // electingStore answers PutIfAbsent "no leader" until until.
