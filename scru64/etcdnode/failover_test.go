@@ -94,7 +94,16 @@ func TestFailoverToTheMajority(t *testing.T) {
 // takes connections and never answers). Acquiring must succeed with A
 // in trouble from the start, and a run that was minting when the trouble
 // began must go on minting for two TTLs, then give its node ID back on
-// SIGINT.
+// SIGINT. The run's stderr must stay empty: no stall while a majority
+// answers.
+//
+// The trouble begins once the run's IDs are held back by the clock (see
+// waitRunUp). Until then a streaming gen runs its IDs ahead of the clock,
+// and every bound of the continuity record is on its path: the record may
+// lead the last ID by 20 ticks and no more, so each 20 ticks minted wait
+// for a write, and a write that the troubled member holds for a request
+// timeout or two is a stall that gen rightly reports. Held by the clock,
+// the run has 2.5 to 5 s of bound ahead of it, more than an election.
 func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command-line tool")
@@ -131,6 +140,7 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 		})
 		part("while minting", func(t *testing.T) {
 			g := startStreamingGen(t, bin, eps, "-etcd-ttl", "3s")
+			g.waitRunUp(t)
 			tc.start(t)
 			for began := time.Now(); time.Since(began) < 2*ttl; {
 				before := len(g.stdout.String())
@@ -152,4 +162,15 @@ func TestCLIFailsOverToTheOtherMembers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitRunUp waits until g's IDs are held back by the clock: a gen that
+// prints as fast as it can runs its IDs ahead of the clock by counter
+// overflows until they are the rollback allowance (10 s) ahead, and then
+// mints as the clock moves.
+func (g *streamingGen) waitRunUp(t *testing.T) {
+	t.Helper()
+	g.waitUntil(t, 10*time.Second, "running its IDs 9 s ahead of the clock", func() bool {
+		return time.Until(g.lastID(t).Time()) > 9*time.Second
+	})
 }
