@@ -142,7 +142,8 @@
 // alone, too. The node then cannot raise its bound, and by the rule above
 // mints no ID past it; it must say so rather than wait in silence:
 //
-//   - The bound loop writes in rounds of up to three requests. When a
+//   - The bound loop writes in rounds of up to three attempts ("no
+//     leader" is none: see Requests, timeouts and failover). When a
 //     round fails, the node is stalled: it publishes a [*StallError] (since when,
 //     how many attempts, the bound, and the last write's error with etcd's
 //     answer in it), which [Node.Stalled] returns while the node lives.

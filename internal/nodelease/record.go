@@ -17,14 +17,16 @@ const (
 	// boundCheckInterval is how often the bound loop looks whether bound
 	// needs raising; it writes only when less than half the lead is left.
 	boundCheckInterval = 256 * time.Millisecond
-	// roundAttempts is how many requests one round of the bound loop
-	// sends before it reports a stall: the next goes to another member
-	// when one hangs, with twice the time (see try).
+	// roundAttempts is how many attempts one round of the bound loop
+	// makes before it reports a stall: the next goes to another member
+	// when one hangs, with twice the time; a failure the Store calls
+	// transient is sent again after a wait and is no attempt (see
+	// tryTimes).
 	roundAttempts = 3
 	// maxWriteBackoff is the longest wait between two rounds of writes
 	// that fail: the wait starts at boundCheckInterval and doubles, so
-	// that a node whose writes etcd refuses for an hour sends three
-	// requests every two seconds, not four a second.
+	// that a node whose writes etcd refuses for an hour (NOSPACE, say)
+	// sends three requests every two seconds, not four a second.
 	maxWriteBackoff = 2 * time.Second
 	// tickNs is one SCRU64 timestamp tick in nanoseconds.
 	tickNs = int64(256 * time.Millisecond)
