@@ -331,7 +331,7 @@ func isClosed(c <-chan struct{}) bool {
 func TestAcquireRidesOutAnElection(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
-	s := &electingStore{Store: etcdnode.StoreOf(newClient(t, srv.endpoint)), until: time.Now().Add(2500 * time.Millisecond)}
+	s := &electingStore{transientStore: transientStore{etcdnode.StoreOf(newClient(t, srv.endpoint))}, until: time.Now().Add(2500 * time.Millisecond)}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -358,7 +358,7 @@ func TestAcquireRidesOutAnElection(t *testing.T) {
 func TestBoundRidesOutAnElection(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
-	s := &electingWrites{Store: etcdnode.StoreOf(newClient(t, srv.endpoint)), span: 1500 * time.Millisecond}
+	s := &electingWrites{transientStore: transientStore{etcdnode.StoreOf(newClient(t, srv.endpoint))}, span: 1500 * time.Millisecond}
 	n, err := tryAcquire(s, nodelease.Config{Prefix: "/election-writes/"})
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +399,7 @@ const boundWrites = 10 * 256 * time.Millisecond
 // write after arm, and counts the writes it refused and those that
 // applied after.
 type electingWrites struct {
-	nodelease.Store
+	transientStore
 	span time.Duration
 
 	mu      sync.Mutex
@@ -407,10 +407,6 @@ type electingWrites struct {
 	began   time.Time // the first write after arm; zero before
 	refused atomic.Int32
 	applied atomic.Int32
-}
-
-func (s *electingWrites) Transient(err error) bool {
-	return s.Store.(nodelease.Transient).Transient(err)
 }
 
 func (s *electingWrites) arm() {
@@ -457,12 +453,15 @@ func (s *electingWrites) WriteRecord(ctx context.Context, w nodelease.RecordWrit
 
 // electingStore answers PutIfAbsent "no leader" until until.
 type electingStore struct {
-	nodelease.Store
+	transientStore
 	until   time.Time
 	refused atomic.Int32
 }
 
-func (s *electingStore) Transient(err error) bool {
+// transientStore is an etcdnode Store to wrap, which keeps its Transient.
+type transientStore struct{ nodelease.Store }
+
+func (s transientStore) Transient(err error) bool {
 	return s.Store.(nodelease.Transient).Transient(err)
 }
 
