@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -74,8 +75,8 @@ func tryStartCluster(t testing.TB, size int, configure func(*embed.Config)) (*cl
 		if configure != nil {
 			configure(cfg)
 		}
-		client := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
-		listen := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
+		client := url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(freePort(t))}
+		listen := url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(freePort(t))}
 		pp, err := startPeerProxy(listen.Host)
 		if err != nil {
 			c.stop()

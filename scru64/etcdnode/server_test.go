@@ -3,9 +3,9 @@ package etcdnode_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -25,18 +25,6 @@ type server struct {
 	mu      sync.Mutex
 	etcd    *embed.Etcd // nil while stopped
 	stopped bool        // for good: the test has ended
-}
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return port
 }
 
 // startServer starts an etcd server and stops it when the test ends. Its
@@ -62,8 +50,8 @@ func startServerWith(t testing.TB, scheme string, configure func(*embed.Config))
 		configure(cfg)
 	}
 	for range 5 {
-		client := url.URL{Scheme: scheme, Host: "127.0.0.1:" + freePort(t)}
-		peer := url.URL{Scheme: "http", Host: "127.0.0.1:" + freePort(t)}
+		client := url.URL{Scheme: scheme, Host: "127.0.0.1:" + strconv.Itoa(freePort(t))}
+		peer := url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(freePort(t))}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
 		cfg.InitialCluster = cfg.Name + "=" + peer.String()

@@ -211,17 +211,6 @@ func tempDir(t testing.TB, pattern string) string {
 	return dir
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // cluster is a PostgreSQL server of a test's own, with its data in a
 // temporary directory, listening on a loopback port.
 type cluster struct {
