@@ -12,15 +12,15 @@ import (
 
 // A test server that is stopped and started again (a restart on its data,
 // a restored backup, a wiped data directory) binds its ports again, so the
-// ports must stay its own while it is down. Listen("127.0.0.1:0") cannot
-// promise that: the kernel hands the released port to the next such
-// Listen of any test, or to an outgoing connection as its local port, and
-// the server then fails with "address already in use" (CI saw it in the
-// PostgreSQL tests, a replica's port taken within the 3 s it was down). So freePort draws
-// from below the kernel's ephemeral range, where neither draws, and
-// reserves what it hands out for the life of the process. A process other
-// than this one may still bind such a port, as it may any port; CI runs
-// one test process of a server module at a time.
+// ports must stay the server's while it is down. Listen("127.0.0.1:0") cannot
+// promise that: the kernel hands the released port to the next such Listen
+// of any test, or to an outgoing connection as its local port, and the
+// server then fails with "address already in use" (CI saw it in the
+// PostgreSQL tests, a replica's port taken within the 3 s it was down). So
+// freePort draws from below the kernel's ephemeral range, where neither
+// draws, and reserves what it hands out for the life of the process. A
+// process other than this one may still bind such a port, as it may any
+// port; CI runs one test process of a server module at a time.
 
 var ports struct {
 	sync.Mutex

@@ -12,7 +12,7 @@ import (
 
 // A test server that is stopped and started again (a restart, a restore,
 // a replica that lags and is then promoted) binds its port again, so the
-// port must stay its own while it is down. Listen("127.0.0.1:0") cannot
+// port must stay the server's while it is down. Listen("127.0.0.1:0") cannot
 // promise that: the kernel hands the released port to the next such
 // Listen of any test, or to an outgoing connection as its local port, and
 // the server then fails with "Address already in use" (CI saw it, a
