@@ -242,8 +242,10 @@ func TestCLIThroughDefragmentation(t *testing.T) {
 	admin := newClient(t, endpoints...)
 	fill(t, admin, fillMiB)
 	g := startStreamingGen(t, bin, strings.Join(endpoints, ","), "-etcd-ttl", "10s")
-	// A few rounds, so that some of the tool's writes of its record
-	// (every 2.5 s or so) meet a member that is busy defragmenting.
+	// Past gen's run-up (see waitRunUp), when its IDs are held by the
+	// clock and it writes its record every 2.5 s or so: a few rounds, so
+	// that some of those writes meet a member busy defragmenting.
+	g.waitRunUp(t)
 	for range 4 {
 		defragmentEach(t, c, admin)
 	}
