@@ -232,8 +232,8 @@ func TestCLIThroughDefragmentation(t *testing.T) {
 	}
 	bin := buildCLI(t)
 	// Members that sync their writes, as production ones do: a
-	// defragmentation then holds a member for long enough (a few hundred
-	// ms to over a second here) that requests through it time out.
+	// defragmentation then holds a member for long enough (2 to 6 s here
+	// under the race detector) that requests through it time out.
 	c := startClusterWith(t, 3, func(cfg *embed.Config) { cfg.UnsafeNoFsync = false })
 	var endpoints []string
 	for _, m := range c.members {
