@@ -113,8 +113,8 @@ func (s *server) restart(dir string) {
 	if dir != "" {
 		s.cfg.Dir = dir
 	}
-	// The ports were just released; another process may race for them,
-	// which a few retries ride out.
+	// The ports were just released; freePort keeps them from the other
+	// tests of this process, and a few retries ride out the rest.
 	var err error
 	for range 20 {
 		if err = s.start(); err == nil {

@@ -22,24 +22,22 @@ import (
 // than this one may still bind such a port, as it may any port; CI runs
 // one test process of a server module at a time.
 
-var ports struct {
+var ports = struct {
 	sync.Mutex
 	reserved map[int]bool
-}
+}{reserved: map[int]bool{}}
 
 // lowestPort is where freePort's ports begin: above the ports services
 // are configured on.
 const lowestPort = 10000
 
 // freePort returns a loopback port that was free a moment ago and that no
-// other call in this process returns, below the ephemeral range.
+// other call in this process returns: below the ephemeral range where it
+// is 1,000 ports or more above lowestPort, else one the kernel picks.
 func freePort(t testing.TB) int {
 	t.Helper()
 	ports.Lock()
 	defer ports.Unlock()
-	if ports.reserved == nil {
-		ports.reserved = map[int]bool{}
-	}
 	if top := ephemeralStart(); top-lowestPort >= 1000 {
 		for range 1000 {
 			p := lowestPort + rand.IntN(top-lowestPort)
